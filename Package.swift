@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module layout and dependency direction: docs/architecture.md (design.md §3).
+let package = Package(
+    name: "LeadPort",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "leadport", targets: ["leadport"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        .target(name: "LeadCore"),
+        .systemLibrary(name: "CLeadZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CLeadXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "LeadReaders", dependencies: ["LeadCore", "CLeadZip", "CLeadXML2"]),
+        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders"]),
+        .executableTarget(
+            name: "leadport",
+            dependencies: [
+                "LeadEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders"], path: "Sources/LeadTesting"),
+        .testTarget(name: "LeadCoreTests", dependencies: ["LeadCore"]),
+        .testTarget(name: "LeadReadersTests", dependencies: ["LeadReaders", "LeadTesting"]),
+        .testTarget(name: "LeadportCLITests", dependencies: ["LeadTesting"]),
+    ]
+)

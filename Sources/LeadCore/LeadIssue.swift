@@ -1,0 +1,47 @@
+/// A problem found in the input or while processing a lead, tied to where it happened.
+public struct LeadIssue: Sendable, Equatable, CustomStringConvertible {
+    public var code: IssueCode
+    public var message: String
+    public var location: SourceLocation?
+
+    public init(_ code: IssueCode, _ message: String, at location: SourceLocation? = nil) {
+        self.code = code
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String {
+        if let location { return "\(location): \(message)" }
+        return message
+    }
+}
+
+/// Stable codes for grouping issues in reports; messages are for people.
+public enum IssueCode: String, Sendable, Codable, CaseIterable {
+    /// A CSV record has a different number of fields from the first record.
+    case raggedRow = "ragged_row"
+    /// Bytes that were not valid UTF-8 were decoded as Windows-1252.
+    case encodingFallback = "encoding_fallback"
+    /// NUL bytes were removed from a cell.
+    case nulBytesRemoved = "nul_bytes_removed"
+}
+
+/// What a failure means for the run (dlt's terminal/transient split).
+public enum FailureDisposition: Sendable, Equatable {
+    /// Worth retrying: a timeout, a 429, a 5xx.
+    case transient
+    /// Stops the run: unreadable input, bad configuration.
+    case terminal
+    /// Record it against the row and go on.
+    case rowRejected
+}
+
+/// An error that can say where it happened.
+public protocol Locatable {
+    var location: SourceLocation? { get }
+}
+
+/// An error that can say what it means for the run.
+public protocol Classified {
+    var disposition: FailureDisposition { get }
+}

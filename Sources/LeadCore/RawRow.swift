@@ -1,0 +1,28 @@
+/// One row as read, before any mapping or normalisation.
+///
+/// Readers never drop a row silently: recoverable problems (a ragged row, bytes that were
+/// not valid in the detected encoding, NUL bytes) are recorded in `issues` and the row is
+/// still returned. `location` is set before the row leaves the reader.
+public struct RawRow: Sendable, Equatable {
+    public var location: SourceLocation
+    /// Cell text in canonical form (see `leadport cat` in docs/cli.md). A CSV row keeps
+    /// every field it had; an XLSX row ends at its last non-empty cell.
+    public var cells: [String]
+    public var issues: [LeadIssue]
+
+    public init(location: SourceLocation, cells: [String], issues: [LeadIssue] = []) {
+        self.location = location
+        self.cells = cells
+        self.issues = issues
+    }
+
+    /// True when every cell is empty (a blank line, `,,,`, or a row of empty styled cells).
+    public var isBlank: Bool { cells.allSatisfy(\.isEmpty) }
+
+    /// The cells without the empty ones at the end: the form `cat` prints.
+    public var trimmedCells: ArraySlice<String> {
+        var end = cells.endIndex
+        while end > cells.startIndex, cells[end - 1].isEmpty { end -= 1 }
+        return cells[cells.startIndex..<end]
+    }
+}

@@ -1,0 +1,4 @@
+// The executable talks to LeadEngine only; the values and readers it hands out come from
+// these modules.
+@_exported import LeadCore
+@_exported import LeadReaders

@@ -1,0 +1,299 @@
+import LeadCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns a worksheet's SAX events into rows. Keeps one row's cells in reusable scratch
+/// buffers; rows are numbered from their `r` attribute (or the previous row + 1) and cells
+/// placed by their `r` (or the previous cell + 1), so sparse sheets come out right.
+final class SheetHandler: XMLHandler {
+    /// What the handler produces: a row for `next()`, or the blank rows before one.
+    enum Output {
+        case blank(ClosedRange<Int>)
+        case row(RawRow)
+    }
+
+    enum CellType: UInt8 { case number, shared, formulaString, inline, boolean, error, isoDate }
+
+    private struct Cell {
+        var column: Int
+        var type: CellType
+        var style: Int
+        var start: Int
+        var end: Int
+    }
+
+    var failure: ReaderError?
+    /// Rows ready for the reader, in order.
+    var output: [Output] = []
+    var countOnly = false
+    private(set) var countedRows = 0
+    private(set) var countedCells = 0
+
+    private let strings: SharedStrings
+    private let kinds: [NumberKind]
+    private let date1904: Bool
+    private let file: String
+    private let sheet: String
+    private let maxCellBytes: Int
+
+    private var inSheetData = false
+    private var inRow = false
+    private var rowNumber = 0
+    private var lastRowNumber = 0
+    private var emittedThrough = 0
+    private var column = -1
+    private var cellType = CellType.number
+    private var cellStyle = 0
+    private var cellStart = 0
+    private var capturing = false
+    private var inInline = false
+    private var phoneticDepth = 0
+    private var text: [UInt8] = []
+    private var cells: [Cell] = []
+
+    init(strings: SharedStrings, kinds: [NumberKind], date1904: Bool, file: String, sheet: String, maxCellBytes: Int) {
+        self.strings = strings
+        self.kinds = kinds
+        self.date1904 = date1904
+        self.file = file
+        self.sheet = sheet
+        self.maxCellBytes = maxCellBytes
+        text.reserveCapacity(1 << 16)
+        cells.reserveCapacity(64)
+    }
+
+    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+        let p = name.pointer
+        switch p[0] {
+        case UInt8(ascii: "c") where p[1] == 0:
+            guard inRow else { return }
+            startCell(attributes)
+        case UInt8(ascii: "v") where p[1] == 0:
+            if inRow && !inInline { capturing = true }
+        case UInt8(ascii: "t") where p[1] == 0:
+            if inInline && phoneticDepth == 0 { capturing = true }
+        case UInt8(ascii: "r"):
+            if p[1] == 0 {
+                return  // a rich-text run
+            } else if name.is("row") {
+                guard inSheetData else { return }
+                inRow = true
+                rowNumber = attributes.value("r").flatMap(parseInt) ?? lastRowNumber + 1
+                column = -1
+                cells.removeAll(keepingCapacity: true)
+                text.removeAll(keepingCapacity: true)
+            } else if name.is("rPh") {
+                phoneticDepth += 1
+            }
+        case UInt8(ascii: "i"):
+            if name.is("is") { inInline = true }
+        case UInt8(ascii: "s"):
+            if name.is("sheetData") { inSheetData = true }
+        default:
+            break
+        }
+    }
+
+    @inline(__always)
+    private func startCell(_ attributes: XMLAttributes) {
+        var col = column + 1
+        var type = CellType.number
+        var style = 0
+        if let base = attributes.base {
+            for k in 0..<attributes.count {
+                let entry = base + 5 * k
+                guard let local = entry[0], local[1] == 0, let start = entry[3], let end = entry[4] else { continue }
+                let value = UnsafeBufferPointer(start: start, count: end - start)
+                switch local[0] {
+                case UInt8(ascii: "r"): col = columnIndex(value) ?? col
+                case UInt8(ascii: "t"): type = cellType(value)
+                case UInt8(ascii: "s"): style = parseInt(value) ?? 0
+                default: break
+                }
+            }
+        }
+        if col > 16_383 {
+            fail(.xmlMalformed(part: sheet, line: 0, message: "a cell reference is past column XFD"), column: nil)
+            return
+        }
+        column = col
+        cellType = type
+        cellStyle = style
+        cellStart = text.count
+    }
+
+    func endElement(_ name: XMLName) {
+        let p = name.pointer
+        switch p[0] {
+        case UInt8(ascii: "v") where p[1] == 0, UInt8(ascii: "t") where p[1] == 0:
+            capturing = false
+        case UInt8(ascii: "c") where p[1] == 0:
+            guard inRow else { return }
+            capturing = false
+            if text.count > cellStart {
+                if text.count - cellStart > maxCellBytes {
+                    fail(.cellTooLarge(limit: maxCellBytes), column: column)
+                    return
+                }
+                cells.append(Cell(column: column, type: cellType, style: cellStyle, start: cellStart, end: text.count))
+            }
+        case UInt8(ascii: "r"):
+            if name.is("row") {
+                endRow()
+            } else if name.is("rPh") {
+                phoneticDepth -= 1
+            }
+        case UInt8(ascii: "i"):
+            if name.is("is") { inInline = false }
+        case UInt8(ascii: "s"):
+            if name.is("sheetData") { inSheetData = false }
+        default:
+            break
+        }
+    }
+
+    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
+        guard capturing else { return }
+        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        if text.count - cellStart > maxCellBytes {
+            fail(.cellTooLarge(limit: maxCellBytes), column: column)
+        }
+    }
+
+    // MARK: Rows
+
+    private func endRow() {
+        guard inRow else { return }
+        inRow = false
+        lastRowNumber = rowNumber
+        if countOnly {
+            countRow()
+            return
+        }
+        var values: [String] = []
+        for cell in cells {
+            guard let value = materialize(cell) else { return }
+            if value.isEmpty { continue }
+            if values.count < cell.column { values.append(contentsOf: repeatElement("", count: cell.column - values.count)) }
+            if cell.column < values.count {
+                values[cell.column] = value  // a repeated reference: the later cell wins
+            } else {
+                values.append(value)
+            }
+        }
+        guard !values.isEmpty else { return }
+        if rowNumber > emittedThrough + 1 { output.append(.blank(emittedThrough + 1...rowNumber - 1)) }
+        emittedThrough = max(emittedThrough, rowNumber)
+        output.append(.row(RawRow(location: SourceLocation(file: file, sheet: sheet, row: rowNumber), cells: values)))
+    }
+
+    private func countRow() {
+        var nonEmpty = 0
+        for cell in cells {
+            if cell.type == .shared {
+                guard let index = text.withUnsafeBufferPointer({ parseInt(UnsafeBufferPointer(rebasing: $0[cell.start..<cell.end])) }),
+                      let length = strings.length(index) else {
+                    fail(.xmlMalformed(part: sheet, line: 0, message: "a shared-string index is out of range"), column: cell.column)
+                    return
+                }
+                if length > 0 { nonEmpty += 1 }
+            } else {
+                nonEmpty += 1
+            }
+        }
+        guard nonEmpty > 0 else { return }
+        countedCells += nonEmpty
+        if rowNumber > emittedThrough { countedRows += rowNumber - emittedThrough }
+        emittedThrough = max(emittedThrough, rowNumber)
+    }
+
+    /// Canonical text of one cell, or nil after recording a failure.
+    private func materialize(_ cell: Cell) -> String? {
+        text.withUnsafeBufferPointer { all in
+            let bytes = UnsafeBufferPointer(rebasing: all[cell.start..<cell.end])
+            switch cell.type {
+            case .shared:
+                guard let index = parseInt(bytes), let value = strings.string(index) else {
+                    fail(.xmlMalformed(part: sheet, line: 0, message: "a shared-string index is out of range"), column: cell.column)
+                    return nil
+                }
+                return value
+            case .formulaString, .inline:
+                if OOXMLEscapes.mayContainEscape(Array(bytes), from: 0) {
+                    return String(decoding: OOXMLEscapes.decode(Array(bytes)), as: UTF8.self)
+                }
+                return String(decoding: bytes, as: UTF8.self)
+            case .boolean:
+                let t = String(decoding: bytes, as: UTF8.self).trimmingCharacters()
+                return t == "1" || t.lowercased() == "true" ? "TRUE" : "FALSE"
+            case .error:
+                return String(decoding: bytes, as: UTF8.self)
+            case .isoDate:
+                return CellText.isoDate(String(decoding: bytes, as: UTF8.self))
+            case .number:
+                let kind = cell.style < kinds.count ? kinds[cell.style] : .number
+                if kind == .number, let plain = CellText.plainInteger(bytes) { return plain }
+                guard let value = CellText.parseDouble(bytes) else { return String(decoding: bytes, as: UTF8.self) }
+                if kind != .number, let temporal = ExcelValues.temporal(value, kind: kind, date1904: date1904) {
+                    return temporal
+                }
+                return ExcelValues.canonical(value)
+            }
+        }
+    }
+
+    private func fail(_ reason: ReaderError.Reason, column: Int?) {
+        guard failure == nil else { return }
+        let location = SourceLocation(file: file, sheet: sheet, row: rowNumber, column: column.map { Column(index: $0) })
+        failure = ReaderError(file: file, reason, at: location)
+    }
+
+    // MARK: Attribute parsing
+
+    @inline(__always)
+    private func cellType(_ value: UnsafeBufferPointer<UInt8>) -> CellType {
+        guard let first = value.first else { return .number }
+        switch first {
+        case UInt8(ascii: "s"): return value.count == 1 ? .shared : .formulaString
+        case UInt8(ascii: "i"): return .inline
+        case UInt8(ascii: "b"): return .boolean
+        case UInt8(ascii: "e"): return .error
+        case UInt8(ascii: "d"): return .isoDate
+        default: return .number
+        }
+    }
+}
+
+/// `A1`-style reference → 0-based column.
+@inline(__always)
+func columnIndex(_ reference: UnsafeBufferPointer<UInt8>) -> Int? {
+    var col = 0
+    var letters = 0
+    for b in reference {
+        let upper = b & ~0x20
+        if upper >= UInt8(ascii: "A") && upper <= UInt8(ascii: "Z") {
+            col = col * 26 + Int(upper - UInt8(ascii: "A")) + 1
+            letters += 1
+            if letters > 3 { return nil }
+        } else {
+            break
+        }
+    }
+    return letters == 0 ? nil : col - 1
+}
+
+@inline(__always)
+func parseInt(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var value = 0
+    var digits = 0
+    for b in bytes {
+        if b == UInt8(ascii: " ") && digits == 0 { continue }
+        guard b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") else { break }
+        value = value &* 10 &+ Int(b - UInt8(ascii: "0"))
+        digits += 1
+        if digits > 15 { return nil }
+    }
+    return digits == 0 ? nil : value
+}

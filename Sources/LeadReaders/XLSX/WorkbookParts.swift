@@ -1,0 +1,116 @@
+/// Handlers for the small parts of a workbook: relationships, workbook.xml, styles.xml.
+
+/// One `<Relationship>` of a `.rels` part.
+struct Relationship {
+    var id: String
+    var type: String
+    var target: String
+    var external: Bool
+
+    /// The last path component of the type URI: `worksheet`, `sharedStrings`, `officeDocument`…
+    var kind: String { String(type.split(separator: "/").last ?? "") }
+}
+
+final class RelationshipsHandler: XMLHandler {
+    var relationships: [Relationship] = []
+    var failure: ReaderError?
+
+    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+        guard name.is("Relationship") else { return }
+        relationships.append(Relationship(
+            id: attributes.string("Id") ?? "",
+            type: attributes.string("Type") ?? "",
+            target: attributes.string("Target") ?? "",
+            external: attributes.string("TargetMode") == "External"))
+    }
+
+    func endElement(_ name: XMLName) {}
+    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {}
+}
+
+final class WorkbookHandler: XMLHandler {
+    struct Sheet {
+        var name: String
+        var state: String
+        var relationshipID: String
+    }
+    var sheets: [Sheet] = []
+    var date1904 = false
+    var failure: ReaderError?
+
+    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+        if name.is("sheet") {
+            sheets.append(Sheet(
+                name: attributes.string("name") ?? "Sheet\(sheets.count + 1)",
+                state: attributes.string("state") ?? "visible",
+                relationshipID: attributes.string("id") ?? ""))
+        } else if name.is("workbookPr") {
+            if let flag = attributes.string("date1904") { date1904 = flag == "1" || flag.lowercased() == "true" }
+            // Strict OOXML names the same setting dateCompatibility="false"? No: it keeps date1904.
+        }
+    }
+
+    func endElement(_ name: XMLName) {}
+    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {}
+}
+
+/// Reads number formats and the cell formats (`cellXfs`) that point at them.
+final class StylesHandler: XMLHandler {
+    var customFormats: [Int: String] = [:]
+    var cellFormatIDs: [Int] = []
+    var failure: ReaderError?
+    private var inCellXfs = false
+
+    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+        if name.is("numFmt") {
+            if let id = attributes.string("numFmtId").flatMap(Int.init) {
+                customFormats[id] = attributes.string("formatCode") ?? ""
+            }
+        } else if name.is("cellXfs") {
+            inCellXfs = true
+        } else if inCellXfs && name.is("xf") {
+            cellFormatIDs.append(attributes.string("numFmtId").flatMap(Int.init) ?? 0)
+        }
+    }
+
+    func endElement(_ name: XMLName) {
+        if name.is("cellXfs") { inCellXfs = false }
+    }
+
+    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {}
+
+    /// The kind of value each cell format shows, indexed by a cell's `s` attribute.
+    func kinds() -> [NumberKind] {
+        cellFormatIDs.map { id in
+            if let code = customFormats[id] { return NumberKind.classify(formatCode: code) }
+            return NumberKind.builtIn(id)
+        }
+    }
+}
+
+/// Resolves a relationship target against the folder of the part that owns the `.rels`.
+func resolvePartPath(_ target: String, relativeTo owner: String) -> String {
+    let cleaned = target.replacingBackslashes()
+    var components: [Substring]
+    if cleaned.hasPrefix("/") {
+        components = []
+    } else {
+        components = owner.split(separator: "/").dropLast()
+    }
+    for piece in cleaned.split(separator: "/") {
+        if piece == "." { continue }
+        if piece == ".." {
+            if !components.isEmpty { components.removeLast() }
+            continue
+        }
+        components.append(piece)
+    }
+    return components.joined(separator: "/")
+}
+
+/// The `.rels` part that belongs to `part`: `xl/workbook.xml` → `xl/_rels/workbook.xml.rels`.
+func relationshipsPart(of part: String) -> String {
+    var folders = part.split(separator: "/", omittingEmptySubsequences: false)
+    let name = folders.removeLast()
+    return (folders + ["_rels", name + ".rels"]).joined(separator: "/")
+}

@@ -1,0 +1,93 @@
+import LeadCore
+
+/// Streams the rows of one worksheet: the sheet XML is inflated in 64 KiB chunks and pushed
+/// through libxml2's SAX2 parser, so memory is bounded by the shared-string table and one
+/// chunk's rows, not by the sheet. A single forward stream.
+public final class XLSXRowReader: RowReader {
+    public let description: SourceDescription
+    private let workbook: XLSXWorkbook
+    private let handler: SheetHandler?
+    private let entry: ZipEntryReader?
+    private let parser: XMLPushParser?
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var finished = false
+    private var outputIndex = 0
+    private var blankCursor: Int?
+    private var recordIndex = 0
+    private let sheetName: String
+
+    init(workbook: XLSXWorkbook, options: RowReaderOptions) throws {
+        self.workbook = workbook
+        let sheet = try workbook.sheet(options.sheet)
+        sheetName = sheet.name
+        description = SourceDescription(file: workbook.file, format: .xlsx, sheets: workbook.sheets, sheet: sheet)
+        buffer = .allocate(byteCount: 64 << 10, alignment: 16)
+        guard sheet.kind == .worksheet || sheet.kind == .macrosheet || sheet.kind == .dialogsheet || sheet.kind == .unknown,
+              let part = sheet.part, workbook.archive.contains(part) else {
+            handler = nil
+            entry = nil
+            parser = nil
+            finished = true
+            return
+        }
+        try workbook.loadSharedParts()
+        let handler = SheetHandler(strings: workbook.sharedStrings, kinds: workbook.numberKinds, date1904: workbook.date1904,
+                                   file: workbook.file, sheet: sheet.name, maxCellBytes: options.maxCellBytes)
+        self.handler = handler
+        entry = try workbook.archive.open(part)
+        parser = XMLPushParser(handler: handler, part: part, file: workbook.file)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Feeds one more chunk of sheet XML; false once the sheet is done.
+    private func pump() throws -> Bool {
+        guard !finished, let entry, let parser else { return false }
+        let n = try entry.read(into: buffer)
+        if n == 0 {
+            finished = true
+            try parser.finish()
+        } else {
+            try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+        return true
+    }
+
+    public func next() throws -> RawRow? {
+        guard let handler else { return nil }
+        while true {
+            if outputIndex < handler.output.count {
+                switch handler.output[outputIndex] {
+                case .blank(let range):
+                    let row = blankCursor ?? range.lowerBound
+                    if row < range.upperBound {
+                        blankCursor = row + 1
+                    } else {
+                        blankCursor = nil
+                        outputIndex += 1
+                    }
+                    return RawRow(location: SourceLocation(file: workbook.file, sheet: sheetName, row: row, recordIndex: take()), cells: [])
+                case .row(var row):
+                    outputIndex += 1
+                    row.location.recordIndex = take()
+                    return row
+                }
+            }
+            handler.output.removeAll(keepingCapacity: true)
+            outputIndex = 0
+            guard try pump() else { return nil }
+        }
+    }
+
+    public func count() throws -> CellCount {
+        guard let handler else { return CellCount(rows: 0, cells: 0) }
+        handler.countOnly = true
+        while try pump() {}
+        return CellCount(rows: handler.countedRows, cells: handler.countedCells)
+    }
+
+    private func take() -> Int {
+        defer { recordIndex += 1 }
+        return recordIndex
+    }
+}

@@ -1,0 +1,167 @@
+import CLeadXML2
+
+/// Receives SAX events. Names are local names (namespace prefixes stripped), so Strict and
+/// Transitional OOXML look the same.
+protocol XMLHandler: AnyObject {
+    func startElement(_ name: XMLName, _ attributes: XMLAttributes)
+    func endElement(_ name: XMLName)
+    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int)
+    /// Set by a handler to stop the parse with an error of its own.
+    var failure: ReaderError? { get }
+}
+
+/// An element's local name as libxml2 hands it over (NUL-terminated UTF-8).
+struct XMLName {
+    let pointer: UnsafePointer<UInt8>
+
+    @inline(__always)
+    func `is`(_ text: StaticString) -> Bool {
+        let t = text.utf8Start
+        var i = 0
+        while i < text.utf8CodeUnitCount {
+            if pointer[i] != t[i] { return false }
+            i += 1
+        }
+        return pointer[i] == 0
+    }
+
+    var string: String { String(cString: pointer) }
+}
+
+/// The attributes of one element: libxml2's array of five pointers per attribute
+/// (local name, prefix, URI, value start, value end; the value is not NUL-terminated).
+struct XMLAttributes {
+    let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let count: Int
+
+    /// The value of the attribute with this local name, whatever its namespace.
+    @inline(__always)
+    func value(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+        guard let base else { return nil }
+        for k in 0..<count {
+            let entry = base + 5 * k
+            guard let local = entry[0] else { continue }
+            if XMLName(pointer: local).is(name), let start = entry[3], let end = entry[4] {
+                return UnsafeBufferPointer(start: start, count: end - start)
+            }
+        }
+        return nil
+    }
+
+    func string(_ name: StaticString) -> String? {
+        value(name).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// libxml2's SAX2 push parser, fed chunk by chunk. Refuses any document with a DTD (so no
+/// entity can be declared, expanded or loaded), never touches the network, and does not
+/// print libxml2's own messages.
+final class XMLPushParser {
+    private final class Context {
+        unowned let handler: any XMLHandler
+        var sawDoctype = false
+        var context: xmlParserCtxtPtr?
+        init(handler: any XMLHandler) { self.handler = handler }
+    }
+
+    private let context: Context
+    private var parser: xmlParserCtxtPtr?
+    private let part: String
+    private let file: String
+
+    init(handler: any XMLHandler, part: String, file: String) {
+        self.part = part
+        self.file = file
+        context = Context(handler: handler)
+        var sax = xmlSAXHandler()
+        sax.initialized = XML_SAX2_MAGIC
+        sax.startElementNs = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
+            let state = Unmanaged<Context>.fromOpaque(ctx!).takeUnretainedValue()
+            state.handler.startElement(XMLName(pointer: localname!), XMLAttributes(base: attributes, count: Int(nbAttributes)))
+            if state.handler.failure != nil { xmlStopParser(state.context) }
+        }
+        sax.endElementNs = { ctx, localname, _, _ in
+            let state = Unmanaged<Context>.fromOpaque(ctx!).takeUnretainedValue()
+            state.handler.endElement(XMLName(pointer: localname!))
+            if state.handler.failure != nil { xmlStopParser(state.context) }
+        }
+        let text: charactersSAXFunc = { ctx, bytes, count in
+            let state = Unmanaged<Context>.fromOpaque(ctx!).takeUnretainedValue()
+            state.handler.characters(bytes!, Int(count))
+            if state.handler.failure != nil { xmlStopParser(state.context) }
+        }
+        sax.characters = text
+        sax.cdataBlock = text
+        sax.internalSubset = { ctx, _, _, _ in
+            let state = Unmanaged<Context>.fromOpaque(ctx!).takeUnretainedValue()
+            state.sawDoctype = true
+            xmlStopParser(state.context)
+        }
+        sax.serror = { _, _ in }
+        let opaque = Unmanaged.passUnretained(context).toOpaque()
+        parser = xmlCreatePushParserCtxt(&sax, opaque, nil, 0, nil)
+        context.context = parser
+        if let parser {
+            xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
+        }
+    }
+
+    deinit {
+        if let parser {
+            xmlFreeParserCtxt(parser)
+        }
+    }
+
+    /// Parses the next piece of the document.
+    func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let parser else { throw ReaderError(file: file, .xmlMalformed(part: part, line: 0, message: "parser could not start")) }
+        let status = xmlParseChunk(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
+        try check(status)
+    }
+
+    /// Ends the document.
+    func finish() throws {
+        guard let parser else { return }
+        let status = xmlParseChunk(parser, nil, 0, 1)
+        try check(status)
+    }
+
+    private func check(_ status: Int32) throws {
+        if let failure = context.handler.failure { throw failure }
+        if context.sawDoctype { throw ReaderError(file: file, .xmlDoctype(part: part)) }
+        guard let parser else { return }
+        if status != 0 || parser.pointee.wellFormed == 0 {
+            var line = Int(xmlSAX2GetLineNumber(parser))
+            var message = "parse error"
+            if let error = xmlCtxtGetLastError(parser) {
+                line = Int(error.pointee.line)
+                if let text = error.pointee.message {
+                    message = String(cString: text).trimmingTrailingWhitespace()
+                }
+            }
+            throw ReaderError(file: file, .xmlMalformed(part: part, line: line, message: message))
+        }
+    }
+}
+
+extension String {
+    func trimmingTrailingWhitespace() -> String {
+        var s = Substring(self)
+        while let last = s.last, last.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+/// Streams a zip part through a handler.
+func parsePart(_ archive: ZipArchive, _ part: String, handler: any XMLHandler) throws {
+    let reader = try archive.open(part)
+    let parser = XMLPushParser(handler: handler, part: part, file: archive.file)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+        let n = try reader.read(into: buffer)
+        if n == 0 { break }
+        try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+    }
+    try parser.finish()
+}

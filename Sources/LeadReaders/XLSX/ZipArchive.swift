@@ -1,0 +1,129 @@
+import CLeadZip
+
+/// A read-only zip archive (libzip), with the limits that keep a hostile archive from
+/// exhausting memory or time: every part is inflated in chunks and counted.
+final class ZipArchive {
+    private let handle: OpaquePointer
+    let file: String
+    let limits: RowReaderOptions
+
+    init(path: String, file: String, limits: RowReaderOptions) throws {
+        var code: Int32 = 0
+        guard let opened = zip_open(path, ZIP_RDONLY, &code) else {
+            var error = zip_error_t()
+            zip_error_init_with_code(&error, code)
+            defer { zip_error_fini(&error) }
+            let text = String(cString: zip_error_strerror(&error))
+            throw ReaderError(file: file, .corruptZip(text))
+        }
+        handle = opened
+        self.file = file
+        self.limits = limits
+    }
+
+    deinit { zip_discard(handle) }
+
+    /// Every entry name, in central-directory order.
+    var entryNames: [String] {
+        let n = zip_get_num_entries(handle, 0)
+        guard n > 0 else { return [] }
+        return (0..<n).compactMap { index in zip_get_name(handle, zip_uint64_t(index), 0).map { String(cString: $0) } }
+    }
+
+    /// The index of `name` (case-insensitive; `\` and `/` treated alike), or nil.
+    func locate(_ name: String) -> Int64? {
+        let index = zip_name_locate(handle, name, zip_flags_t(ZIP_FL_NOCASE))
+        if index >= 0 { return index }
+        let wanted = name.lowercased()
+        for (k, entry) in entryNames.enumerated() where entry.replacingBackslashes().lowercased() == wanted {
+            return Int64(k)
+        }
+        return nil
+    }
+
+    func contains(_ name: String) -> Bool { locate(name) != nil }
+
+    /// Opens `name` for streaming.
+    func open(_ name: String) throws -> ZipEntryReader {
+        guard let index = locate(name) else { throw ReaderError(file: file, .missingPart(name)) }
+        var stat = zip_stat_t()
+        zip_stat_init(&stat)
+        guard zip_stat_index(handle, zip_uint64_t(index), 0, &stat) == 0 else {
+            throw ReaderError(file: file, .corruptZip(lastError))
+        }
+        let declared = Int64(stat.size)
+        let compressed = max(Int64(stat.comp_size), 1)
+        if declared > limits.maxPartBytes {
+            throw ReaderError(file: file, .zipBomb(part: name, detail: "it would inflate to \(declared >> 20) MiB, over the \(limits.maxPartBytes >> 20) MiB limit"))
+        }
+        if declared > 64 << 20 && declared / compressed > limits.maxCompressionRatio {
+            throw ReaderError(file: file, .zipBomb(part: name, detail: "compression ratio \(declared / compressed):1 is over the \(limits.maxCompressionRatio):1 limit"))
+        }
+        guard let entry = zip_fopen_index(handle, zip_uint64_t(index), 0) else {
+            throw ReaderError(file: file, .corruptZip("\(name): \(lastError)"))
+        }
+        return ZipEntryReader(entry: entry, name: name, file: file, compressed: compressed, limits: limits)
+    }
+
+    /// Reads a whole (small) part.
+    func readAll(_ name: String, limit: Int = 64 << 20) throws -> [UInt8] {
+        let reader = try open(name)
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
+            if n == 0 { return out }
+            out.append(contentsOf: buffer[0..<n])
+            if out.count > limit {
+                throw ReaderError(file: file, .zipBomb(part: name, detail: "larger than \(limit >> 20) MiB"))
+            }
+        }
+    }
+
+    private var lastError: String {
+        String(cString: zip_strerror(handle))
+    }
+}
+
+/// One zip entry being inflated; counts bytes against the archive's limits.
+final class ZipEntryReader {
+    private let entry: OpaquePointer
+    let name: String
+    private let file: String
+    private let compressed: Int64
+    private let limits: RowReaderOptions
+    private(set) var inflated: Int64 = 0
+
+    init(entry: OpaquePointer, name: String, file: String, compressed: Int64, limits: RowReaderOptions) {
+        self.entry = entry
+        self.name = name
+        self.file = file
+        self.compressed = compressed
+        self.limits = limits
+    }
+
+    deinit { zip_fclose(entry) }
+
+    /// Inflates up to `buffer.count` bytes; 0 at the end of the entry.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = zip_fread(entry, buffer.baseAddress, zip_uint64_t(buffer.count))
+        if n < 0 {
+            let text = String(cString: zip_file_strerror(entry))
+            throw ReaderError(file: file, .corruptZip("\(name): \(text)"))
+        }
+        inflated += Int64(n)
+        if inflated > limits.maxPartBytes {
+            throw ReaderError(file: file, .zipBomb(part: name, detail: "inflated past the \(limits.maxPartBytes >> 20) MiB limit"))
+        }
+        if inflated > 64 << 20 && inflated / compressed > limits.maxCompressionRatio {
+            throw ReaderError(file: file, .zipBomb(part: name, detail: "compression ratio passed \(limits.maxCompressionRatio):1"))
+        }
+        return Int(n)
+    }
+}
+
+extension String {
+    func replacingBackslashes() -> String {
+        String(unicodeScalars.map { $0 == "\\" ? "/" : Character($0) })
+    }
+}
