@@ -43,6 +43,11 @@ public struct ReaderError: Error, Locatable, Classified, CustomStringConvertible
         "\(location?.description ?? file): \(message)"
     }
 
+    /// `64 MiB`, or `8-byte` below a mebibyte.
+    static func size(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes)-byte"
+    }
+
     /// The reason alone, without the file.
     public var message: String {
         switch reason {
@@ -65,13 +70,13 @@ public struct ReaderError: Error, Locatable, Classified, CustomStringConvertible
         case .xmlMalformed(let part, let line, let message):
             return "\(part) is not well-formed XML (line \(line): \(message))"
         case .missingPart(let part): return "the workbook has no \(part)"
-        case .cellTooLarge(let limit): return "a cell is larger than the \(limit >> 20) MiB limit"
+        case .cellTooLarge(let limit): return "a cell is larger than the \(ReaderError.size(limit)) limit"
         case .unterminatedQuote(let line):
             return "unterminated quoted field: the quote opened on line \(line) is never closed"
         case .recordTooLarge(let limit, let openQuote?):
-            return "a record is larger than the \(limit >> 20) MiB limit; the quoted field opened on line \(openQuote) is probably never closed"
+            return "a record is larger than the \(ReaderError.size(limit)) limit; the quoted field opened on line \(openQuote) is probably never closed"
         case .recordTooLarge(let limit, nil):
-            return "a record is larger than the \(limit >> 20) MiB limit"
+            return "a record is larger than the \(ReaderError.size(limit)) limit"
         case .tooManyFields(let limit): return "a record has more than \(limit) fields"
         case .sheetNotFound(let requested, let available):
             let list = available.enumerated().map { "\($0.offset + 1) \"\($0.element)\"" }.joined(separator: ", ")

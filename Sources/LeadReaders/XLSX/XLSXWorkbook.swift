@@ -59,8 +59,10 @@ final class XLSXWorkbook {
             return SheetInfo(position: k + 1, name: sheet.name, state: sheet.state, kind: kind,
                              part: rel.map(target))
         }
-        stylesPart = relationships.first { $0.kind == "styles" }.map(target)
-        sharedStringsPart = relationships.first { $0.kind == "sharedStrings" }.map(target)
+        // Some writers leave these out of the relationships; Excel then finds them by name.
+        let folder = resolvePartPath("", relativeTo: workbookPart)
+        stylesPart = relationships.first { $0.kind == "styles" }.map(target) ?? folder + "/styles.xml"
+        sharedStringsPart = relationships.first { $0.kind == "sharedStrings" }.map(target) ?? folder + "/sharedStrings.xml"
         sharedStrings = SharedStrings(limit: archive.limits.maxSharedStringBytes, file: archive.file)
     }
 

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Runs the built `leadport` binary, as a user would, and captures what it prints.
+public enum Leadport {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// The binary next to the test bundle (`swift build --build-tests` builds both).
+    public static var binary: URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("leadport")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return Fixture.root.appendingPathComponent(".build/debug/leadport")
+    }
+
+    /// Runs `leadport arguments…` in `directory` (default: the repository root).
+    public static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? Fixture.root
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes to the end before waiting, so a large output cannot block the child.
+        final class Box: @unchecked Sendable { var data = Data() }
+        let errBox = Box()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errBox.data = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        let errData = errBox.data
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import LeadCore
+@testable import LeadReaders
+import LeadTesting
+import Testing
+
+/// Golden files for workbooks: `<file>.jsonl` for the first sheet, `<file>.sheet-<S>.jsonl` for others.
+private func goldenCases() -> [(String, String?)] {
+    Fixture.all(in: "golden", extensions: ["jsonl"]).map(\.lastPathComponent).compactMap { name in
+        guard name.contains(".xlsx") else { return nil }
+        let stem = String(name.dropLast(".jsonl".count))
+        if let range = stem.range(of: ".sheet-") {
+            return (String(stem[..<range.lowerBound]), String(stem[range.upperBound...]))
+        }
+        return (stem, nil)
+    }
+}
+
+private func read(_ reader: any RowReader) throws -> [RawRow] {
+    var rows: [RawRow] = []
+    while let row = try reader.next() { rows.append(row) }
+    return rows
+}
+
+@Suite struct XLSXRowReaderTests {
+    @Test(arguments: goldenCases())
+    func rowsMatchTheExpectedOutput(file: String, sheet: String?) throws {
+        let suffix = sheet.map { ".sheet-\($0)" } ?? ""
+        let expected = try String(contentsOf: Fixture.url("golden/\(file)\(suffix).jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        let reader = try openRowReader(path: Fixture.url("xlsx/\(file)").path, options: RowReaderOptions(sheet: sheet))
+        #expect(try read(reader).map { Array($0.trimmedCells) } == expected)
+    }
+
+    @Test(arguments: goldenCases())
+    func countAgreesWithTheRowsRead(file: String, sheet: String?) throws {
+        let path = Fixture.url("xlsx/\(file)").path
+        let rows = try read(try openRowReader(path: path, options: RowReaderOptions(sheet: sheet)))
+        let cells = rows.reduce(0) { $0 + $1.cells.filter { !$0.isEmpty }.count }
+        #expect(try openRowReader(path: path, options: RowReaderOptions(sheet: sheet)).count() == CellCount(rows: rows.count, cells: cells))
+    }
+
+    @Test func rowsCarrySheetAndRowNumber() throws {
+        let reader = try openRowReader(path: Fixture.url("xlsx/no-r-attributes-sparse.xlsx").path, displayName: "sparse.xlsx")
+        let rows = try read(reader)
+        #expect(rows.map(\.location.row) == [1, 2, 3, 4, 5])
+        #expect(rows.map(\.location.recordIndex) == [0, 1, 2, 3, 4])
+        #expect(rows[3].location.description == "sparse.xlsx › S › row 4")
+    }
+
+    @Test func listsEverySheetWithStateAndKind() throws {
+        let reader = try openRowReader(path: Fixture.url("xlsx/hidden-and-chart-sheets.xlsx").path)
+        let sheets = reader.description.sheets
+        #expect(sheets.map(\.name) == ["Visible", "Secret", "Chart", "Last"])
+        #expect(sheets.map(\.state) == ["visible", "hidden", "visible", "visible"])
+        #expect(sheets.map(\.kind) == [.worksheet, .worksheet, .chartsheet, .worksheet])
+    }
+
+    @Test func unknownSheetListsTheSheetsThereAre() {
+        #expect {
+            try openRowReader(path: Fixture.url("xlsx/hidden-and-chart-sheets.xlsx").path, displayName: "w.xlsx",
+                              options: RowReaderOptions(sheet: "9"))
+        } throws: { error in
+            (error as? ReaderError)?.description == "w.xlsx: no sheet 9; the workbook has 4: 1 \"Visible\", 2 \"Secret\", 3 \"Chart\", 4 \"Last\""
+        }
+    }
+
+    @Test func cellLargerThanTheLimitIsRefusedWithItsCell() throws {
+        var options = RowReaderOptions()
+        options.maxCellBytes = 8
+        let reader = try openRowReader(path: Fixture.url("xlsx/inline-strings-constant-memory.xlsx").path, displayName: "w.xlsx", options: options)
+        #expect {
+            try read(reader)
+        } throws: { error in
+            (error as? ReaderError)?.description == "w.xlsx › Sheet1 › row 2 (B): a cell is larger than the 8-byte limit"
+        }
+    }
+
+    @Test func sharedStringTableLargerThanTheLimitIsRefused() throws {
+        var options = RowReaderOptions()
+        options.maxSharedStringBytes = 10
+        #expect(throws: ReaderError.self) {
+            try openRowReader(path: Fixture.url("xlsx/rich-text-escapes-formulas-xlsxwriter.xlsx").path, options: options).next()
+        }
+    }
+}
+
+@Suite struct ExcelValuesTests {
+    @Test(arguments: [
+        (3.0, "3"), (2.5, "2.5"), (0.1, "0.1"), (1234567.891, "1234567.891"), (0.0000001, "0.0000001"),
+        (-0.0, "0"), (1e16, "10000000000000000"), (-1.5e-10, "-0.00000000015"), (0.30000000000000004, "0.30000000000000004"),
+        (123456789.0, "123456789"), (1e21, "1000000000000000000000"),
+    ])
+    func canonicalNumbers(value: Double, text: String) {
+        #expect(ExcelValues.canonical(value) == text)
+    }
+
+    @Test(arguments: [
+        (45352.0, NumberKind.date, false, "2024-03-01"), (45352.5729166667, .date, false, "2024-03-01T13:45:00"),
+        (1.0, .date, false, "1900-01-01"), (59.0, .date, false, "1900-02-28"), (60.0, .date, false, "1900-02-29"),
+        (61.0, .date, false, "1900-03-01"), (0.0, .date, true, "1904-01-01"), (43891.0, .date, true, "2024-03-02"),
+        (0.5729166667, .time, false, "13:45:00"), (1.5, .duration, false, "36:00:00"), (0.999999999, .time, false, "00:00:00"),
+        (2958465.0, .date, false, "9999-12-31"),
+    ])
+    func temporalValues(value: Double, kind: NumberKind, date1904: Bool, text: String) {
+        #expect(ExcelValues.temporal(value, kind: kind, date1904: date1904) == text)
+    }
+
+    @Test func negativeOrOutOfRangeDatesAreNotDates() {
+        #expect(ExcelValues.temporal(-1, kind: .date, date1904: false) == nil)
+        #expect(ExcelValues.temporal(2958466, kind: .date, date1904: false) == nil)
+    }
+
+    @Test(arguments: [
+        ("General", NumberKind.number), ("0.00", .number), ("m/d/yyyy", .date), ("[$-409]mmmm d, yyyy", .date),
+        ("h:mm AM/PM", .time), ("mm:ss", .time), ("[h]:mm:ss", .duration), ("0.00\" days\"", .number),
+        ("[Red]#,##0", .number), ("0.00E+00", .number), ("\\d0", .number), ("mmm", .date), ("yyyy-mm-dd hh:mm", .date),
+        ("_(* #,##0_)", .number), ("dd/mm/yyyy;@", .date),
+    ])
+    func formatCodes(code: String, kind: NumberKind) {
+        #expect(NumberKind.classify(formatCode: code) == kind)
+    }
+
+    @Test func builtInFormatIDs() {
+        #expect((14...17).allSatisfy { NumberKind.builtIn($0) == .date } && NumberKind.builtIn(22) == .date)
+        #expect([18, 19, 20, 21, 45, 47].allSatisfy { NumberKind.builtIn($0) == .time })
+        #expect(NumberKind.builtIn(46) == .duration)
+        #expect([0, 1, 2, 9, 10, 23, 44, 49].allSatisfy { NumberKind.builtIn($0) == .number })
+    }
+
+    @Test func escapesDecode() {
+        #expect(String(decoding: OOXMLEscapes.decode(Array("a_x000D__x000A_b".utf8)), as: UTF8.self) == "a\r\nb")
+        #expect(String(decoding: OOXMLEscapes.decode(Array("_x005F_x0041_".utf8)), as: UTF8.self) == "_x0041_")
+        #expect(String(decoding: OOXMLEscapes.decode(Array("_xD83D__xDE00_".utf8)), as: UTF8.self) == "😀")
+        #expect(String(decoding: OOXMLEscapes.decode(Array("_x12_ _xZZZZ_".utf8)), as: UTF8.self) == "_x12_ _xZZZZ_")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import LeadTesting
+import Testing
+
+private struct BadExpectation: Decodable {
+    var exit: Int32
+    var message: String
+}
+
+@Suite struct CatCommandTests {
+    /// Every golden file: `<file>[.sheet-<S>].jsonl` → the fixture and its sheet.
+    static let goldenCases: [(String, String?)] = Fixture.all(in: "golden", extensions: ["jsonl"]).map { url in
+        let stem = String(url.lastPathComponent.dropLast(".jsonl".count))
+        if let range = stem.range(of: ".sheet-") {
+            return (String(stem[..<range.lowerBound]), String(stem[range.upperBound...]))
+        }
+        return (stem, nil)
+    }
+
+    private static func fixturePath(_ file: String) -> String {
+        file.hasSuffix(".xlsx") ? "fixtures/xlsx/\(file)" : "fixtures/csv/\(file)"
+    }
+
+    @Test(arguments: goldenCases)
+    func jsonlOutputMatchesTheGoldenFile(file: String, sheet: String?) throws {
+        let suffix = sheet.map { ".sheet-\($0)" } ?? ""
+        let expected = try String(contentsOf: Fixture.url("golden/\(file)\(suffix).jsonl"), encoding: .utf8)
+        var arguments = ["cat", Self.fixturePath(file)]
+        if let sheet { arguments += ["--sheet", sheet] }
+        let result = try Leadport.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == expected)
+    }
+
+    @Test(arguments: goldenCases)
+    func countMatchesTheGoldenFile(file: String, sheet: String?) throws {
+        let suffix = sheet.map { ".sheet-\($0)" } ?? ""
+        let rows = try String(contentsOf: Fixture.url("golden/\(file)\(suffix).jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        var arguments = ["cat", Self.fixturePath(file), "--format", "count"]
+        if let sheet { arguments += ["--sheet", sheet] }
+        let result = try Leadport.run(arguments)
+        let cells = rows.reduce(0) { $0 + $1.filter { !$0.isEmpty }.count }
+        #expect(result.stdout == "rows=\(rows.count) cells=\(cells)\n")
+    }
+
+    static let badCases: [(String, String, Int32)] = {
+        guard let data = try? Data(contentsOf: Fixture.url("golden/bad.json")),
+              let table = try? JSONDecoder().decode([String: BadExpectation].self, from: data) else { return [] }
+        return table.sorted { $0.key < $1.key }.map { ($0.key, $0.value.message, $0.value.exit) }
+    }()
+
+    @Test(arguments: badCases)
+    func unreadableFilesGetOneClearLineAndAFailureStatus(file: String, message: String, status: Int32) throws {
+        for format in ["jsonl", "count"] {
+            let result = try Leadport.run(["cat", "fixtures/bad/\(file)", "--format", format])
+            #expect(result.status == status)
+            let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == 2 && lines[1].isEmpty, "exactly one line on stderr: \(result.stderr)")
+            #expect(result.stderr.hasPrefix("leadport: fixtures/bad/\(file)"))
+            #expect(result.stderr.contains(message))
+        }
+    }
+
+    @Test func missingFileIsAUsageError() throws {
+        let result = try Leadport.run(["cat", "no-such-file.csv"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "leadport: no-such-file.csv: no such file\n")
+    }
+
+    @Test func csvFormatQuotesWhatNeedsQuoting() throws {
+        let result = try Leadport.run(["cat", "fixtures/csv/quoted-newlines-and-delimiters.csv", "--format", "csv"])
+        #expect(result.stdout == "Name,Notes\nAnn,\"line one\nline two, with comma\"\nBob,\"said \"\"hi\"\"\r\nthen left\"\nCy\n")
+    }
+
+    @Test func readsCSVFromStandardInput() throws {
+        let result = try Leadport.run(["cat", "-"], stdin: Data("a;b\n1;2\n".utf8))
+        #expect(result.stdout == "[\"a\",\"b\"]\n[\"1\",\"2\"]\n")
+    }
+
+    @Test func delimiterOptionOverridesDetection() throws {
+        let result = try Leadport.run(["cat", "fixtures/csv/semicolon-delimited-european.csv", "--delimiter", "comma"])
+        #expect(result.stdout.hasPrefix("[\"Nom;Prix;Ville\"]\n[\"A;\\\"1\",\"5\\\";Lyon\"]\n") || result.stdout.hasPrefix("[\"Nom;Prix;Ville\"]\n"))
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try Leadport.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.first?.isNumber == true)
+        for command in [["--help"], ["cat", "--help"], ["inspect", "--help"]] {
+            let help = try Leadport.run(command)
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("USAGE:"))
+        }
+    }
+
+    @Test func closedPipeExitsCleanly() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\"\(Leadport.binary.path)\" cat fixtures/csv/utf8-plain.csv | head -c 1 >/dev/null; echo ${PIPESTATUS:-}"]
+        process.currentDirectoryURL = Fixture.root
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
