@@ -4,7 +4,10 @@ final class SharedStrings: XMLHandler {
     private(set) var bytes: [UInt8] = []
     /// `offsets[k]..<offsets[k + 1]` is string k.
     private(set) var offsets: [Int] = [0]
-    var failure: ReaderError?
+    var failure: ReaderError? {
+        didSet { isFailed = failure != nil }
+    }
+    private(set) var isFailed = false
 
     private let limit: Int
     private let file: String

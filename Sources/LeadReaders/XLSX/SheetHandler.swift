@@ -24,7 +24,10 @@ final class SheetHandler: XMLHandler {
         var end: Int
     }
 
-    var failure: ReaderError?
+    var failure: ReaderError? {
+        didSet { isFailed = failure != nil }
+    }
+    private(set) var isFailed = false
     /// Rows ready for the reader, in order.
     var output: [Output] = []
     var countOnly = false

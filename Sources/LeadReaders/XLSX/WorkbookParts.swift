@@ -13,7 +13,10 @@ struct Relationship {
 
 final class RelationshipsHandler: XMLHandler {
     var relationships: [Relationship] = []
-    var failure: ReaderError?
+    var failure: ReaderError? {
+        didSet { isFailed = failure != nil }
+    }
+    private(set) var isFailed = false
 
     func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         guard name.is("Relationship") else { return }
@@ -36,7 +39,10 @@ final class WorkbookHandler: XMLHandler {
     }
     var sheets: [Sheet] = []
     var date1904 = false
-    var failure: ReaderError?
+    var failure: ReaderError? {
+        didSet { isFailed = failure != nil }
+    }
+    private(set) var isFailed = false
 
     func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         if name.is("sheet") {
@@ -58,7 +64,10 @@ final class WorkbookHandler: XMLHandler {
 final class StylesHandler: XMLHandler {
     var customFormats: [Int: String] = [:]
     var cellFormatIDs: [Int] = []
-    var failure: ReaderError?
+    var failure: ReaderError? {
+        didSet { isFailed = failure != nil }
+    }
+    private(set) var isFailed = false
     private var inCellXfs = false
 
     func startElement(_ name: XMLName, _ attributes: XMLAttributes) {

@@ -8,6 +8,8 @@ protocol XMLHandler: AnyObject {
     func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int)
     /// Set by a handler to stop the parse with an error of its own.
     var failure: ReaderError? { get }
+    /// True once `failure` is set; read after every event, so it must be cheap.
+    var isFailed: Bool { get }
 }
 
 /// An element's local name as libxml2 hands it over (NUL-terminated UTF-8).
@@ -58,10 +60,15 @@ struct XMLAttributes {
 /// print libxml2's own messages.
 final class XMLPushParser {
     private final class Context {
-        unowned let handler: any XMLHandler
+        unowned(unsafe) let handler: any XMLHandler
+        /// The worksheet handler, called directly (no existential, no retain) on the hot path.
+        unowned(unsafe) let sheet: SheetHandler?
         var sawDoctype = false
         var context: xmlParserCtxtPtr?
-        init(handler: any XMLHandler) { self.handler = handler }
+        init(handler: any XMLHandler) {
+            self.handler = handler
+            sheet = handler as? SheetHandler
+        }
     }
 
     private let context: Context
@@ -76,19 +83,39 @@ final class XMLPushParser {
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
         sax.startElementNs = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
-            let state = Unmanaged<Context>.fromOpaque(ctx!).takeUnretainedValue()
-            state.handler.startElement(XMLName(pointer: localname!), XMLAttributes(base: attributes, count: Int(nbAttributes)))
-            if state.handler.failure != nil { xmlStopParser(state.context) }
+            Unmanaged<Context>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { state in
+                let name = XMLName(pointer: localname!)
+                let attributes = XMLAttributes(base: attributes, count: Int(nbAttributes))
+                if let sheet = state.sheet {
+                    sheet.startElement(name, attributes)
+                    if sheet.isFailed { xmlStopParser(state.context) }
+                } else {
+                    state.handler.startElement(name, attributes)
+                    if state.handler.isFailed { xmlStopParser(state.context) }
+                }
+            }
         }
         sax.endElementNs = { ctx, localname, _, _ in
-            let state = Unmanaged<Context>.fromOpaque(ctx!).takeUnretainedValue()
-            state.handler.endElement(XMLName(pointer: localname!))
-            if state.handler.failure != nil { xmlStopParser(state.context) }
+            Unmanaged<Context>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { state in
+                if let sheet = state.sheet {
+                    sheet.endElement(XMLName(pointer: localname!))
+                    if sheet.isFailed { xmlStopParser(state.context) }
+                } else {
+                    state.handler.endElement(XMLName(pointer: localname!))
+                    if state.handler.isFailed { xmlStopParser(state.context) }
+                }
+            }
         }
         let text: charactersSAXFunc = { ctx, bytes, count in
-            let state = Unmanaged<Context>.fromOpaque(ctx!).takeUnretainedValue()
-            state.handler.characters(bytes!, Int(count))
-            if state.handler.failure != nil { xmlStopParser(state.context) }
+            Unmanaged<Context>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { state in
+                if let sheet = state.sheet {
+                    sheet.characters(bytes!, Int(count))
+                    if sheet.isFailed { xmlStopParser(state.context) }
+                } else {
+                    state.handler.characters(bytes!, Int(count))
+                    if state.handler.isFailed { xmlStopParser(state.context) }
+                }
+            }
         }
         sax.characters = text
         sax.cdataBlock = text
