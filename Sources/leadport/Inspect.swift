@@ -4,7 +4,11 @@ import LeadEngine
 /// `leadport inspect`: how LeadPort reads a file.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show how a file reads: format, encoding, delimiter, sheets, header row and columns."
+        abstract: "Show how a file reads: format, encoding, delimiter, sheets, header row and columns.",
+        discussion: """
+            The header row is found past title rows, notes and blank rows. Each column gets an \
+            inferred kind, sample values and the lead field it looks like, with a confidence (0-1).
+            """
     )
 
     @Argument(help: "A CSV file or an .xlsx workbook.")
@@ -13,10 +17,117 @@ struct Inspect: ParsableCommand {
     @Option(help: "The sheet to inspect, by name or 1-based position. Default: the first.")
     var sheet: String?
 
+    @Option(help: ArgumentHelp("CSV delimiter to use instead of detecting one.", valueName: "char"))
+    var delimiter: String?
+
     @Flag(help: "Print the inspection as one JSON document.")
     var json = false
 
     func run() throws {
-        throw ValidationError("not yet")
+        var options = RowReaderOptions(sheet: sheet)
+        options.delimiter = try DelimiterOption.parse(delimiter)
+        let inspection = try Inspector.inspect(path: file, options: options)
+        let out = StandardOutput.shared
+        if json {
+            try out.write(InspectionJSON.render(inspection) + "\n")
+        } else {
+            try out.write(InspectionText.render(inspection))
+        }
+    }
+}
+
+enum InspectionText {
+    static func render(_ i: Inspection) -> String {
+        var lines: [String] = []
+        let s = i.source
+        lines.append("file:       \(s.file)")
+        lines.append("format:     \(s.format.rawValue)")
+        if let encoding = s.encoding { lines.append("encoding:   \(encoding)") }
+        if let d = s.delimiter { lines.append("delimiter:  \(d == "\t" ? "tab" : String(d)) (\(s.delimiterSource ?? "detected"))") }
+        if !i.sheets.isEmpty {
+            lines.append("sheets:")
+            for sheet in i.sheets {
+                let marker = sheet.info.name == s.sheet?.name ? "*" : " "
+                var extra = sheet.info.isHidden ? ", \(sheet.info.state)" : ""
+                if sheet.info.kind != .worksheet { extra += ", \(sheet.info.kind.rawValue)" }
+                lines.append("  \(marker)\(sheet.info.position) \"\(sheet.info.name)\": \(sheet.rows) rows, \(sheet.columns) columns\(extra)")
+            }
+        }
+        lines.append("header row: \(i.headerRow.map(String.init) ?? "none found")")
+        lines.append("data rows:  \(i.dataRows)")
+        lines.append("columns:")
+        let nameWidth = min(28, i.columns.map { $0.name.count + 2 }.max() ?? 4)
+        for c in i.columns {
+            let name = "\"\(c.name)\"".padded(to: nameWidth)
+            let field = c.suggestedField.map { "→ \($0) (\(String(format2: c.confidence)))" } ?? "→ (unmapped)"
+            let kind = c.kind.padded(to: 7)
+            let samples = c.samples.map { "\"\($0)\"" }.joined(separator: ", ")
+            lines.append("  \(c.letters.padded(to: 3)) \(name) \(kind) \(field)  e.g. \(samples)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+enum InspectionJSON {
+    static func render(_ i: Inspection) -> String {
+        let s = i.source
+        var fields: [(String, String)] = [
+            ("file", string(s.file)), ("format", string(s.format.rawValue)),
+            ("encoding", s.encoding.map(string) ?? "null"),
+            ("delimiter", s.delimiter.map { string(String($0)) } ?? "null"),
+            ("delimiter_source", s.delimiterSource.map(string) ?? "null"),
+        ]
+        let sheets = i.sheets.map { sheet in
+            object([("position", "\(sheet.info.position)"), ("name", string(sheet.info.name)), ("state", string(sheet.info.state)),
+                    ("hidden", sheet.info.isHidden ? "true" : "false"), ("kind", string(sheet.info.kind.rawValue)),
+                    ("rows", "\(sheet.rows)"), ("columns", "\(sheet.columns)")])
+        }
+        fields.append(("sheets", "[" + sheets.joined(separator: ",") + "]"))
+        fields.append(("sheet", s.sheet.map { string($0.name) } ?? "null"))
+        fields.append(("header_row", i.headerRow.map(String.init) ?? "null"))
+        fields.append(("data_rows", "\(i.dataRows)"))
+        let columns = i.columns.map { c in
+            object([("index", "\(c.index)"), ("letter", string(c.letters)), ("name", string(c.name)), ("kind", string(c.kind)),
+                    ("filled", "\(c.filled)"), ("samples", "[" + c.samples.map(string).joined(separator: ",") + "]"),
+                    ("suggested_field", c.suggestedField.map(string) ?? "null"), ("confidence", String(format2: c.confidence))])
+        }
+        fields.append(("columns", "[" + columns.joined(separator: ",") + "]"))
+        return object(fields)
+    }
+
+    static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension String {
+    /// The string with spaces added up to `width` characters.
+    func padded(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+
+    /// Two decimals without Foundation: 0.95 → "0.95".
+    init(format2 value: Double) {
+        let hundredths = Int((value * 100).rounded())
+        let fraction = hundredths % 100
+        self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 }

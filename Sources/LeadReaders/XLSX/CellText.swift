@@ -50,7 +50,7 @@ enum CellText {
 
 extension String {
     /// The string without leading and trailing ASCII whitespace.
-    func trimmingCharacters() -> String {
+    public func trimmingCharacters() -> String {
         var s = Substring(self)
         while let f = s.first, f == " " || f == "\t" || f == "\n" || f == "\r" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" || l == "\n" || l == "\r" { s = s.dropLast() }

@@ -1,0 +1,60 @@
+/// Finds the header row among the first rows of a sheet, skipping title rows, notes and
+/// blank rows above it.
+///
+/// Each candidate row scores by its non-empty cells, favouring text over numbers, words that
+/// headers use (name, email, phone, address, zip…) and agreement with the width of the rows
+/// below; a row of one cell (a title) or of mostly numbers (data) scores low. The best row
+/// wins; ties go to the earlier row.
+public enum HeaderDetector {
+    /// Words that make a cell look like a column heading (English and common Spanish).
+    static let headerWords: [String] = [
+        "name", "first", "last", "full", "email", "e-mail", "mail", "phone", "mobile", "cell", "tel", "address", "street",
+        "city", "state", "zip", "postal", "country", "company", "notes", "note", "source", "status", "owner", "mailing",
+        "property", "unit", "apt", "date", "created", "nombre", "apellido", "correo", "teléfono", "telefono", "celular",
+        "dirección", "direccion", "ciudad", "estado", "código", "codigo", "id", "type", "tags", "price",
+    ]
+
+    /// - Parameter rows: the first rows of the sheet (cells as read).
+    /// - Returns: the index into `rows` of the header, or nil when no row looks like one.
+    public static func detect(_ rows: [[String]]) -> Int? {
+        var best: (index: Int, score: Double)?
+        for (index, row) in rows.enumerated() {
+            let cells = row.filter { !$0.trimmingCharacters().isEmpty }
+            guard cells.count >= 2 else { continue }
+            var score = 0.0
+            var distinct = Set<String>()
+            for cell in cells {
+                let text = cell.trimmingCharacters().lowercased()
+                distinct.insert(text)
+                if isNumberLike(text) {
+                    score -= 1
+                } else if text.contains("@") || text.count > 40 {
+                    score -= 0.5
+                } else {
+                    score += 1
+                    if headerWords.contains(where: { text.contains($0) }) { score += 1.5 }
+                }
+            }
+            score -= Double(cells.count - distinct.count)
+            // Rows below with about the same width make this the top of a table.
+            let below = rows[(index + 1)...].prefix(5).map { $0.filter { !$0.isEmpty }.count }
+            let agreeing = below.filter { $0 > 0 && abs($0 - cells.count) <= max(1, cells.count / 4) }.count
+            score += Double(agreeing) * 0.5
+            if best == nil || score > best!.score { best = (index, score) }
+        }
+        guard let best, best.score > 1 else { return nil }
+        return best.index
+    }
+
+    static func isNumberLike(_ text: String) -> Bool {
+        var digits = 0
+        for c in text.unicodeScalars {
+            if ("0"..."9").contains(c) {
+                digits += 1
+            } else if !"+-.,/:() $%".unicodeScalars.contains(c) {
+                return false
+            }
+        }
+        return digits > 0
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import LeadTesting
+import Testing
+
+@Suite struct InspectCommandTests {
+    @Test(arguments: ["fixtures/csv/title-rows-above-header.csv", "fixtures/xlsx/title-rows-above-header.xlsx"])
+    func findsTheHeaderBelowTitleRowsAndSuggestsFields(file: String) throws {
+        let result = try Leadport.run(["inspect", file, "--json"])
+        #expect(result.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["header_row"] as? Int == 4)
+        let columns = try #require(json["columns"] as? [[String: Any]])
+        let fields = columns.map { $0["suggested_field"] as? String }
+        #expect(fields.prefix(2) == ["full_name", file.hasSuffix(".csv") ? "email" : "phone"])
+        #expect(columns.allSatisfy { ($0["confidence"] as? Double ?? -1) >= 0 })
+    }
+
+    @Test func reportsEncodingDelimiterAndSource() throws {
+        let result = try Leadport.run(["inspect", "fixtures/csv/excel-sep-line-semicolon.csv", "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["encoding"] as? String == "utf-8")
+        #expect(json["delimiter"] as? String == ";")
+        #expect(json["delimiter_source"] as? String == "sep= line")
+        #expect(json["header_row"] as? Int == 2)
+    }
+
+    @Test func listsEverySheetWithSizeAndVisibility() throws {
+        let result = try Leadport.run(["inspect", "fixtures/xlsx/hidden-and-chart-sheets.xlsx", "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let sheets = try #require(json["sheets"] as? [[String: Any]])
+        #expect(sheets.map { $0["name"] as? String } == ["Visible", "Secret", "Chart", "Last"])
+        #expect(sheets.map { $0["hidden"] as? Bool } == [false, true, false, false])
+        #expect(sheets.map { $0["kind"] as? String } == ["worksheet", "worksheet", "chartsheet", "worksheet"])
+        #expect(sheets.map { $0["rows"] as? Int } == [1, 3, 0, 2])
+        #expect(sheets.map { $0["columns"] as? Int } == [1, 3, 0, 2])
+    }
+
+    @Test func unreadableFileIsOneLineAndFailure() throws {
+        let result = try Leadport.run(["inspect", "fixtures/bad/legacy-excel-97.xls"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("leadport: fixtures/bad/legacy-excel-97.xls: this is a legacy Excel 97-2003 workbook"))
+    }
+}
