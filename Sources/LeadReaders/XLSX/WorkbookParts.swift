@@ -52,7 +52,6 @@ final class WorkbookHandler: XMLHandler {
                 relationshipID: attributes.string("id") ?? ""))
         } else if name.is("workbookPr") {
             if let flag = attributes.string("date1904") { date1904 = flag == "1" || flag.lowercased() == "true" }
-            // Strict OOXML names the same setting dateCompatibility="false"? No: it keeps date1904.
         }
     }
 

@@ -9,7 +9,7 @@ final class XLSXWorkbook {
     private let workbookPart: String
     private let stylesPart: String?
     private let sharedStringsPart: String?
-    private(set) lazy var numberKinds: [NumberKind] = []
+    private(set) var numberKinds: [NumberKind] = []
     private var loaded = false
     private(set) var sharedStrings: SharedStrings
 
@@ -54,7 +54,7 @@ final class XLSXWorkbook {
             case "chartsheet": kind = .chartsheet
             case "dialogsheet": kind = .dialogsheet
             case "xlMacrosheet", "xlIntlMacrosheet": kind = .macrosheet
-            default: kind = rel == nil ? .unknown : .unknown
+            default: kind = .unknown
             }
             return SheetInfo(position: k + 1, name: sheet.name, state: sheet.state, kind: kind,
                              part: rel.map(target))
