@@ -4,10 +4,6 @@ final class SharedStrings: XMLHandler {
     private(set) var bytes: [UInt8] = []
     /// `offsets[k]..<offsets[k + 1]` is string k.
     private(set) var offsets: [Int] = [0]
-    var failure: ReaderError? {
-        didSet { isFailed = failure != nil }
-    }
-    private(set) var isFailed = false
 
     private let limit: Int
     private let file: String
@@ -29,6 +25,17 @@ final class SharedStrings: XMLHandler {
         return offsets[index + 1] - offsets[index]
     }
 
+    /// Calls `body` with a fast length look-up (nil when the index is out of range).
+    @inline(__always)
+    func withLengths<R>(_ body: ((Int) -> Int?) -> R) -> R {
+        offsets.withUnsafeBufferPointer { offsets in
+            let count = offsets.count - 1
+            return body { index in
+                index >= 0 && index < count ? offsets[index + 1] - offsets[index] : nil
+            }
+        }
+    }
+
     func string(_ index: Int) -> String? {
         guard index >= 0 && index < count else { return nil }
         return bytes.withUnsafeBufferPointer {
@@ -36,7 +43,7 @@ final class SharedStrings: XMLHandler {
         }
     }
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         if name.is("si") {
             inItem = true
             itemStart = bytes.count
@@ -47,7 +54,7 @@ final class SharedStrings: XMLHandler {
         }
     }
 
-    func endElement(_ name: XMLName) {
+    override func endElement(_ name: XMLName) {
         if name.is("t") {
             inText = false
         } else if name.is("rPh") {
@@ -63,7 +70,7 @@ final class SharedStrings: XMLHandler {
         }
     }
 
-    func characters(_ text: UnsafePointer<UInt8>, _ count: Int) {
+    override func characters(_ text: UnsafePointer<UInt8>, _ count: Int) {
         guard inText else { return }
         bytes.append(contentsOf: UnsafeBufferPointer(start: text, count: count))
         if bytes.count > limit {

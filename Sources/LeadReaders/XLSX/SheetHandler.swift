@@ -24,10 +24,6 @@ final class SheetHandler: XMLHandler {
         var end: Int
     }
 
-    var failure: ReaderError? {
-        didSet { isFailed = failure != nil }
-    }
-    private(set) var isFailed = false
     /// Rows ready for the reader, in order.
     var output: [Output] = []
     var countOnly = false
@@ -67,7 +63,7 @@ final class SheetHandler: XMLHandler {
         cells.reserveCapacity(64)
     }
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         let p = name.pointer
         switch p[0] {
         case UInt8(ascii: "c") where p[1] == 0:
@@ -127,7 +123,7 @@ final class SheetHandler: XMLHandler {
         cellStart = text.count
     }
 
-    func endElement(_ name: XMLName) {
+    override func endElement(_ name: XMLName) {
         let p = name.pointer
         switch p[0] {
         case UInt8(ascii: "v") where p[1] == 0, UInt8(ascii: "t") where p[1] == 0:
@@ -157,7 +153,7 @@ final class SheetHandler: XMLHandler {
         }
     }
 
-    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
+    override func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
         guard capturing else { return }
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         if text.count - cellStart > maxCellBytes {
@@ -194,17 +190,26 @@ final class SheetHandler: XMLHandler {
 
     private func countRow() {
         var nonEmpty = 0
-        for cell in cells {
-            if cell.type == .shared {
-                guard let index = text.withUnsafeBufferPointer({ parseInt(UnsafeBufferPointer(rebasing: $0[cell.start..<cell.end])) }),
-                      let length = strings.length(index) else {
-                    fail(.xmlMalformed(part: sheet, line: 0, message: "a shared-string index is out of range"), column: cell.column)
-                    return
+        var badColumn: Int?
+        text.withUnsafeBufferPointer { all in
+            strings.withLengths { length in
+                for cell in cells {
+                    if cell.type == .shared {
+                        guard let index = parseInt(UnsafeBufferPointer(rebasing: all[cell.start..<cell.end])),
+                              let length = length(index) else {
+                            badColumn = cell.column
+                            return
+                        }
+                        if length > 0 { nonEmpty += 1 }
+                    } else {
+                        nonEmpty += 1
+                    }
                 }
-                if length > 0 { nonEmpty += 1 }
-            } else {
-                nonEmpty += 1
             }
+        }
+        if let badColumn {
+            fail(.xmlMalformed(part: sheet, line: 0, message: "a shared-string index is out of range"), column: badColumn)
+            return
         }
         guard nonEmpty > 0 else { return }
         countedCells += nonEmpty

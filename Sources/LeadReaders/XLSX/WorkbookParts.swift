@@ -13,12 +13,8 @@ struct Relationship {
 
 final class RelationshipsHandler: XMLHandler {
     var relationships: [Relationship] = []
-    var failure: ReaderError? {
-        didSet { isFailed = failure != nil }
-    }
-    private(set) var isFailed = false
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         guard name.is("Relationship") else { return }
         relationships.append(Relationship(
             id: attributes.string("Id") ?? "",
@@ -27,8 +23,6 @@ final class RelationshipsHandler: XMLHandler {
             external: attributes.string("TargetMode") == "External"))
     }
 
-    func endElement(_ name: XMLName) {}
-    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {}
 }
 
 final class WorkbookHandler: XMLHandler {
@@ -39,12 +33,8 @@ final class WorkbookHandler: XMLHandler {
     }
     var sheets: [Sheet] = []
     var date1904 = false
-    var failure: ReaderError? {
-        didSet { isFailed = failure != nil }
-    }
-    private(set) var isFailed = false
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         if name.is("sheet") {
             sheets.append(Sheet(
                 name: attributes.string("name") ?? "Sheet\(sheets.count + 1)",
@@ -55,21 +45,15 @@ final class WorkbookHandler: XMLHandler {
         }
     }
 
-    func endElement(_ name: XMLName) {}
-    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {}
 }
 
 /// Reads number formats and the cell formats (`cellXfs`) that point at them.
 final class StylesHandler: XMLHandler {
     var customFormats: [Int: String] = [:]
     var cellFormatIDs: [Int] = []
-    var failure: ReaderError? {
-        didSet { isFailed = failure != nil }
-    }
-    private(set) var isFailed = false
     private var inCellXfs = false
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         if name.is("numFmt") {
             if let id = attributes.string("numFmtId").flatMap(Int.init) {
                 customFormats[id] = attributes.string("formatCode") ?? ""
@@ -81,11 +65,10 @@ final class StylesHandler: XMLHandler {
         }
     }
 
-    func endElement(_ name: XMLName) {
+    override func endElement(_ name: XMLName) {
         if name.is("cellXfs") { inCellXfs = false }
     }
 
-    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {}
 
     /// The kind of value each cell format shows, indexed by a cell's `s` attribute.
     func kinds() -> [NumberKind] {

@@ -1,15 +1,14 @@
 import LeadCore
 
-/// Streams the rows of one worksheet: the sheet XML is inflated in 64 KiB chunks and pushed
-/// through libxml2's SAX2 parser, so memory is bounded by the shared-string table and one
-/// chunk's rows, not by the sheet. A single forward stream.
+/// Streams the rows of one worksheet: the sheet XML is inflated in chunks on a second
+/// thread and pushed through libxml2's SAX2 parser on the caller's, so memory is bounded by
+/// the shared-string table and a few chunks' rows, not by the sheet. A single forward stream.
 public final class XLSXRowReader: RowReader {
     public let description: SourceDescription
     private let workbook: XLSXWorkbook
     private let handler: SheetHandler?
-    private let entry: ZipEntryReader?
+    private let inflater: PrefetchingInflater?
     private let parser: XMLPushParser?
-    private let buffer: UnsafeMutableRawBufferPointer
     private var finished = false
     private var outputIndex = 0
     private var blankCursor: Int?
@@ -21,11 +20,10 @@ public final class XLSXRowReader: RowReader {
         let sheet = try workbook.sheet(options.sheet)
         sheetName = sheet.name
         description = SourceDescription(file: workbook.file, format: .xlsx, sheets: workbook.sheets, sheet: sheet)
-        buffer = .allocate(byteCount: 64 << 10, alignment: 16)
         guard sheet.kind == .worksheet || sheet.kind == .macrosheet || sheet.kind == .dialogsheet || sheet.kind == .unknown,
               let part = sheet.part, workbook.archive.contains(part) else {
             handler = nil
-            entry = nil
+            inflater = nil
             parser = nil
             finished = true
             return
@@ -34,21 +32,21 @@ public final class XLSXRowReader: RowReader {
         let handler = SheetHandler(strings: workbook.sharedStrings, kinds: workbook.numberKinds, date1904: workbook.date1904,
                                    file: workbook.file, sheet: sheet.name, maxCellBytes: options.maxCellBytes)
         self.handler = handler
-        entry = try workbook.archive.open(part)
+        inflater = try PrefetchingInflater(archive: workbook.archive, part: part)
         parser = XMLPushParser(handler: handler, part: part, file: workbook.file)
     }
 
-    deinit { buffer.deallocate() }
+    deinit { inflater?.close() }
 
     /// Feeds one more chunk of sheet XML; false once the sheet is done.
     private func pump() throws -> Bool {
-        guard !finished, let entry, let parser else { return false }
-        let n = try entry.read(into: buffer)
-        if n == 0 {
+        guard !finished, let inflater, let parser else { return false }
+        let chunk = try inflater.next()
+        if chunk.isEmpty {
             finished = true
             try parser.finish()
         } else {
-            try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            try parser.feed(chunk)
         }
         return true
     }

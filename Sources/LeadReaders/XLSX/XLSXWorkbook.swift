@@ -76,7 +76,7 @@ final class XLSXWorkbook {
             numberKinds = styles.kinds()
         }
         if let sharedStringsPart, archive.contains(sharedStringsPart) {
-            try parsePart(archive, sharedStringsPart, handler: sharedStrings)
+            try parsePart(archive, sharedStringsPart, handler: sharedStrings, inBackground: true)
         }
     }
 

@@ -1,15 +1,22 @@
 import CLeadXML2
 
-/// Receives SAX events. Names are local names (namespace prefixes stripped), so Strict and
-/// Transitional OOXML look the same.
-protocol XMLHandler: AnyObject {
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes)
-    func endElement(_ name: XMLName)
-    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int)
+/// Receives SAX events; each part's handler subclasses this. Names are local names
+/// (namespace prefixes stripped), so Strict and Transitional OOXML look the same. A class
+/// rather than a protocol so the C callbacks reach it through one unretained pointer.
+class XMLHandler {
     /// Set by a handler to stop the parse with an error of its own.
-    var failure: ReaderError? { get }
-    /// True once `failure` is set; read after every event, so it must be cheap.
-    var isFailed: Bool { get }
+    final var failure: ReaderError? {
+        didSet { isFailed = failure != nil }
+    }
+    /// True once `failure` is set; read after every event, so it is a stored flag.
+    final private(set) var isFailed = false
+    /// The parser feeding this handler, so a failure can stop it at once.
+    final fileprivate(set) var parser: xmlParserCtxtPtr?
+    final fileprivate(set) var sawDoctype = false
+
+    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {}
+    func endElement(_ name: XMLName) {}
+    func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {}
 }
 
 /// An element's local name as libxml2 hands it over (NUL-terminated UTF-8).
@@ -59,81 +66,54 @@ struct XMLAttributes {
 /// entity can be declared, expanded or loaded), never touches the network, and does not
 /// print libxml2's own messages.
 final class XMLPushParser {
-    private final class Context {
-        unowned(unsafe) let handler: any XMLHandler
-        /// The worksheet handler, called directly (no existential, no retain) on the hot path.
-        unowned(unsafe) let sheet: SheetHandler?
-        var sawDoctype = false
-        var context: xmlParserCtxtPtr?
-        init(handler: any XMLHandler) {
-            self.handler = handler
-            sheet = handler as? SheetHandler
-        }
-    }
-
-    private let context: Context
+    private let handler: XMLHandler
     private var parser: xmlParserCtxtPtr?
     private let part: String
     private let file: String
 
-    init(handler: any XMLHandler, part: String, file: String) {
+    init(handler: XMLHandler, part: String, file: String) {
         self.part = part
         self.file = file
-        context = Context(handler: handler)
+        self.handler = handler
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
         sax.startElementNs = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
-            Unmanaged<Context>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { state in
-                let name = XMLName(pointer: localname!)
-                let attributes = XMLAttributes(base: attributes, count: Int(nbAttributes))
-                if let sheet = state.sheet {
-                    sheet.startElement(name, attributes)
-                    if sheet.isFailed { xmlStopParser(state.context) }
-                } else {
-                    state.handler.startElement(name, attributes)
-                    if state.handler.isFailed { xmlStopParser(state.context) }
-                }
+            Unmanaged<XMLHandler>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { handler in
+                handler.startElement(XMLName(pointer: localname!), XMLAttributes(base: attributes, count: Int(nbAttributes)))
+                if handler.isFailed { xmlStopParser(handler.parser) }
             }
         }
         sax.endElementNs = { ctx, localname, _, _ in
-            Unmanaged<Context>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { state in
-                if let sheet = state.sheet {
-                    sheet.endElement(XMLName(pointer: localname!))
-                    if sheet.isFailed { xmlStopParser(state.context) }
-                } else {
-                    state.handler.endElement(XMLName(pointer: localname!))
-                    if state.handler.isFailed { xmlStopParser(state.context) }
-                }
+            Unmanaged<XMLHandler>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { handler in
+                handler.endElement(XMLName(pointer: localname!))
+                if handler.isFailed { xmlStopParser(handler.parser) }
             }
         }
         let text: charactersSAXFunc = { ctx, bytes, count in
-            Unmanaged<Context>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { state in
-                if let sheet = state.sheet {
-                    sheet.characters(bytes!, Int(count))
-                    if sheet.isFailed { xmlStopParser(state.context) }
-                } else {
-                    state.handler.characters(bytes!, Int(count))
-                    if state.handler.isFailed { xmlStopParser(state.context) }
-                }
+            Unmanaged<XMLHandler>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { handler in
+                handler.characters(bytes!, Int(count))
+                if handler.isFailed { xmlStopParser(handler.parser) }
             }
         }
         sax.characters = text
         sax.cdataBlock = text
         sax.internalSubset = { ctx, _, _, _ in
-            let state = Unmanaged<Context>.fromOpaque(ctx!).takeUnretainedValue()
-            state.sawDoctype = true
-            xmlStopParser(state.context)
+            Unmanaged<XMLHandler>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { handler in
+                handler.sawDoctype = true
+                xmlStopParser(handler.parser)
+            }
         }
         sax.serror = { _, _ in }
-        let opaque = Unmanaged.passUnretained(context).toOpaque()
+        let opaque = Unmanaged.passUnretained(handler).toOpaque()
         parser = xmlCreatePushParserCtxt(&sax, opaque, nil, 0, nil)
-        context.context = parser
+        handler.parser = parser
         if let parser {
             xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
         }
     }
 
     deinit {
+        handler.parser = nil
         if let parser {
             xmlFreeParserCtxt(parser)
         }
@@ -154,8 +134,8 @@ final class XMLPushParser {
     }
 
     private func check(_ status: Int32) throws {
-        if let failure = context.handler.failure { throw failure }
-        if context.sawDoctype { throw ReaderError(file: file, .xmlDoctype(part: part)) }
+        if let failure = handler.failure { throw failure }
+        if handler.sawDoctype { throw ReaderError(file: file, .xmlDoctype(part: part)) }
         guard let parser else { return }
         if status != 0 || parser.pointee.wellFormed == 0 {
             var line = Int(xmlSAX2GetLineNumber(parser))
@@ -179,16 +159,27 @@ extension String {
     }
 }
 
-/// Streams a zip part through a handler.
-func parsePart(_ archive: ZipArchive, _ part: String, handler: any XMLHandler) throws {
-    let reader = try archive.open(part)
+/// Streams a zip part through a handler. A large part is inflated on a second thread
+/// (`inBackground`) while this one parses.
+func parsePart(_ archive: ZipArchive, _ part: String, handler: XMLHandler, inBackground: Bool = false) throws {
     let parser = XMLPushParser(handler: handler, part: part, file: archive.file)
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-        let n = try reader.read(into: buffer)
-        if n == 0 { break }
-        try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+    if inBackground {
+        let inflater = try PrefetchingInflater(archive: archive, part: part)
+        defer { inflater.close() }
+        while true {
+            let chunk = try inflater.next()
+            if chunk.isEmpty { break }
+            try parser.feed(chunk)
+        }
+    } else {
+        let reader = try archive.open(part)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try reader.read(into: buffer)
+            if n == 0 { break }
+            try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
     }
     try parser.finish()
 }

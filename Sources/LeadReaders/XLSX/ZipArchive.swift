@@ -4,6 +4,7 @@ import CLeadZip
 /// exhausting memory or time: every part is inflated in chunks and counted.
 final class ZipArchive {
     private let handle: OpaquePointer
+    let path: String
     let file: String
     let limits: RowReaderOptions
 
@@ -17,11 +18,17 @@ final class ZipArchive {
             throw ReaderError(file: file, .corruptZip(text))
         }
         handle = opened
+        self.path = path
         self.file = file
         self.limits = limits
     }
 
     deinit { zip_discard(handle) }
+
+    /// A second, independent handle on the same file, for another thread.
+    func reopened() throws -> ZipArchive {
+        try ZipArchive(path: path, file: file, limits: limits)
+    }
 
     /// Every entry name, in central-directory order.
     var entryNames: [String] {
@@ -62,7 +69,7 @@ final class ZipArchive {
         guard let entry = zip_fopen_index(handle, zip_uint64_t(index), 0) else {
             throw ReaderError(file: file, .corruptZip("\(name): \(lastError)"))
         }
-        return ZipEntryReader(entry: entry, name: name, file: file, compressed: compressed, limits: limits)
+        return ZipEntryReader(entry: entry, archive: self, name: name, compressed: compressed)
     }
 
     /// Reads a whole (small) part.
@@ -88,18 +95,19 @@ final class ZipArchive {
 /// One zip entry being inflated; counts bytes against the archive's limits.
 final class ZipEntryReader {
     private let entry: OpaquePointer
+    /// Kept so the archive outlives its open entry.
+    private let archive: ZipArchive
     let name: String
-    private let file: String
     private let compressed: Int64
-    private let limits: RowReaderOptions
     private(set) var inflated: Int64 = 0
+    private var file: String { archive.file }
+    private var limits: RowReaderOptions { archive.limits }
 
-    init(entry: OpaquePointer, name: String, file: String, compressed: Int64, limits: RowReaderOptions) {
+    init(entry: OpaquePointer, archive: ZipArchive, name: String, compressed: Int64) {
         self.entry = entry
+        self.archive = archive
         self.name = name
-        self.file = file
         self.compressed = compressed
-        self.limits = limits
     }
 
     deinit { zip_fclose(entry) }
