@@ -9,7 +9,9 @@ let package = Package(
         .executable(name: "leadport", targets: ["leadport"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .target(name: "LeadCore"),
@@ -22,7 +24,12 @@ let package = Package(
             // overlapping accesses, and the dynamic exclusivity checks cost ~10% of XLSX time.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
-        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders"]),
+        // libphonenumber (C++) behind a C header; see docs/architecture.md.
+        .target(name: "CLeadPhone", linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]),
+        .target(name: "LeadNormalize", dependencies: ["LeadCore", "CLeadPhone", .product(name: "Yams", package: "Yams")]),
+        .target(name: "LeadWriters", dependencies: ["LeadCore", "CLeadZip"]),
+        .target(name: "LeadStore", dependencies: ["LeadCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore"]),
         .executableTarget(
             name: "leadport",
             dependencies: [
@@ -33,6 +40,10 @@ let package = Package(
         .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders"], path: "Sources/LeadTesting"),
         .testTarget(name: "LeadCoreTests", dependencies: ["LeadCore"]),
         .testTarget(name: "LeadReadersTests", dependencies: ["LeadReaders", "LeadTesting"]),
+        .testTarget(name: "LeadNormalizeTests", dependencies: ["LeadNormalize", "LeadTesting"]),
+        .testTarget(name: "LeadStoreTests", dependencies: ["LeadStore", "LeadTesting"]),
+        .testTarget(name: "LeadWritersTests", dependencies: ["LeadWriters", "LeadReaders", "LeadTesting"]),
         .testTarget(name: "LeadportCLITests", dependencies: ["LeadTesting"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

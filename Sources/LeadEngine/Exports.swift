@@ -2,3 +2,4 @@
 // these modules.
 @_exported import LeadCore
 @_exported import LeadReaders
+@_exported import LeadNormalize

@@ -1,3 +1,5 @@
+import LeadCore
+
 /// Canonical text for numbers and Excel date serials, as `leadport cat` prints them.
 enum ExcelValues {
     /// The shortest decimal that round-trips `value`, written out positionally: `3`, `2.5`,
@@ -71,36 +73,8 @@ enum ExcelValues {
         }
     }
 
-    /// `YYYY-MM-DD` for a whole-day serial. In the 1900 system serial 60 is Excel's fictitious
-    /// 1900-02-29 and serials below it are one day off from a real calendar.
     static func civilDate(serialDays: Int, date1904: Bool) -> String? {
-        let daysFromEpoch: Int  // days since 1970-01-01
-        if date1904 {
-            daysFromEpoch = serialDays - 24_107  // 1904-01-01 is serial 0
-        } else if serialDays == 60 {
-            return "1900-02-29"
-        } else if serialDays < 60 {
-            daysFromEpoch = serialDays - 25_568  // serial 1 is 1900-01-01
-        } else {
-            daysFromEpoch = serialDays - 25_569  // 1899-12-30 is serial 0
-        }
-        let (y, m, d) = civil(fromDays: daysFromEpoch)
-        guard y >= 1 && y <= 9999 else { return nil }
-        return "\(pad4(y))-\(pad2(m))-\(pad2(d))"
-    }
-
-    /// Howard Hinnant's days-to-civil algorithm.
-    static func civil(fromDays z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let y = yoe + era * 400
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (m <= 2 ? y + 1 : y, m, d)
+        CivilDate.excelSerial(serialDays, date1904: date1904)
     }
 
     private static func clock(_ secondOfDay: Int) -> String {
@@ -108,8 +82,4 @@ enum ExcelValues {
     }
 
     private static func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    private static func pad4(_ n: Int) -> String {
-        let s = "\(n)"
-        return String(repeating: "0", count: max(0, 4 - s.count)) + s
-    }
 }

@@ -1,0 +1,46 @@
+#ifndef CLEADPHONE_H
+#define CLEADPHONE_H
+
+/* A plain C face for Google's libphonenumber (C++), so Swift never needs C++ interop. */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    CLEADPHONE_FIXED_LINE = 0,
+    CLEADPHONE_MOBILE = 1,
+    CLEADPHONE_FIXED_LINE_OR_MOBILE = 2,
+    CLEADPHONE_TOLL_FREE = 3,
+    CLEADPHONE_PREMIUM_RATE = 4,
+    CLEADPHONE_SHARED_COST = 5,
+    CLEADPHONE_VOIP = 6,
+    CLEADPHONE_PERSONAL_NUMBER = 7,
+    CLEADPHONE_PAGER = 8,
+    CLEADPHONE_UAN = 9,
+    CLEADPHONE_VOICEMAIL = 10,
+    CLEADPHONE_UNKNOWN = 11
+} cleadphone_type;
+
+typedef struct {
+    /* 0 when parsed; otherwise libphonenumber's ErrorType (1 invalid country code,
+       2 not a number, 3 too short after IDD, 4 too short NSN, 5 too long). */
+    int parse_error;
+    int is_valid;
+    int is_possible;
+    cleadphone_type type;
+    int country_code;
+    char region[8];
+    char e164[32];
+    char national[64];
+    char extension[32];
+} cleadphone_result;
+
+/* Parses `number` (UTF-8) with `default_region` (ISO 3166 alpha-2, or "ZZ" for none). */
+int cleadphone_parse(const char *number, const char *default_region, cleadphone_result *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,251 @@
+import Foundation
+import LeadCore
+
+public enum AddressStyle: String, Sendable, CaseIterable, Codable {
+    /// USPS Publication 28: upper case, standard abbreviations for suffixes, directionals, units, states.
+    case usps
+    /// The words as written, only split into components.
+    case asWritten = "as-written"
+}
+
+public struct AddressResult: Sendable, Equatable {
+    public var input: String
+    public var address: PostalAddress
+    /// Problems worth a reason in the report (a ZIP that could not be repaired, no street found).
+    public var problems: [String] = []
+    /// What was repaired (a ZIP code's leading zero).
+    public var repairs: [String] = []
+}
+
+/// Parses US and Canadian addresses, one line (`123 N Main St Apt 4, Springfield, MA 01101`) or
+/// in columns, into USPS components. Hand-written: libpostal is not available here.
+public enum AddressRule {
+    private struct Token {
+        var text: String
+        var upper: String
+        var segment: Int
+    }
+
+    /// Parses a whole address on one line (commas and line breaks optional).
+    public static func parse(_ input: String, style: AddressStyle = .usps, defaultState: String? = nil) -> AddressResult {
+        var result = AddressResult(input: input, address: PostalAddress())
+        var tokens = tokenize(input)
+        if tokens.isEmpty { return result }
+        // A trailing country.
+        if let last = tokens.last, ["USA", "US", "U.S.A.", "U.S.", "UNITED STATES", "CANADA"].contains(last.upper) {
+            result.address.country = last.upper == "CANADA" ? "CA" : "US"
+            tokens.removeLast()
+        } else if tokens.count >= 2, tokens.suffix(2).map(\.upper) == ["UNITED", "STATES"] {
+            result.address.country = "US"
+            tokens.removeLast(2)
+        }
+        // The postal code.
+        var rawZip: String?
+        if tokens.count >= 2, isCanadianHalf(tokens[tokens.count - 2].upper, first: true), isCanadianHalf(tokens[tokens.count - 1].upper, first: false) {
+            result.address.postalCode = tokens[tokens.count - 2].upper + " " + tokens[tokens.count - 1].upper
+            result.address.country = "CA"
+            tokens.removeLast(2)
+        } else if let last = tokens.last, last.upper.count == 6, isCanadianHalf(String(last.upper.prefix(3)), first: true), isCanadianHalf(String(last.upper.suffix(3)), first: false) {
+            result.address.postalCode = last.upper.prefix(3) + " " + last.upper.suffix(3)
+            result.address.country = "CA"
+            tokens.removeLast()
+        } else if let last = tokens.last, last.upper.first?.isNumber == true, last.upper.allSatisfy({ $0.isNumber || $0 == "-" }), tokens.count > 1 {
+            rawZip = last.text
+            tokens.removeLast()
+        }
+        // The state or province: a code, or a name of up to four words.
+        var stateSegment: Int?
+        for length in stride(from: min(4, tokens.count - 1), through: 1, by: -1) where length >= 1 {
+            let words = tokens.suffix(length)
+            guard words.allSatisfy({ $0.segment == words.last!.segment }) || length == 1 else { continue }
+            let text = words.map(\.upper).joined(separator: " ")
+            if let code = StateTable.code(for: text), length > 1 || text.count == 2 || StateTable.usStates[text] != nil || StateTable.provinces[text] != nil {
+                result.address.state = code
+                stateSegment = words.last!.segment
+                tokens.removeLast(length)
+                break
+            }
+        }
+        if result.address.country == nil, let state = result.address.state {
+            result.address.country = StateTable.isCanadian(state) ? "CA" : "US"
+        }
+        if let rawZip {
+            switch ExcelRepair.usZip(rawZip, state: result.address.state ?? defaultState) {
+            case .unchanged(let z), .repaired(let z, _):
+                if case .repaired(_, let note) = ExcelRepair.usZip(rawZip, state: result.address.state ?? defaultState) { result.repairs.append("ZIP \(rawZip) → \(z): \(note)") }
+                result.address.postalCode = String(z.prefix(5))
+                if z.count == 10 { result.address.zip4 = String(z.suffix(4)) }
+            case .invalid(let why):
+                result.problems.append(why)
+            }
+        }
+        // The city: its own comma segment, or what follows the street.
+        let segments = Set(tokens.map(\.segment))
+        var cityTokens: [Token] = []
+        if segments.count >= 2, let lastSegment = tokens.last?.segment {
+            cityTokens = tokens.filter { $0.segment == lastSegment }
+            tokens.removeLast(cityTokens.count)
+        }
+        parseStreet(tokens, into: &result, cityFromTail: cityTokens.isEmpty && stateSegment != nil)
+        if !cityTokens.isEmpty { result.address.city = cityTokens.map(\.text).joined(separator: " ") }
+        apply(style, to: &result.address)
+        return result
+    }
+
+    /// Parses only a street line (`123 N Main St Apt 4`), for lists with city, state and ZIP in columns.
+    public static func parseStreetLine(_ input: String, style: AddressStyle = .usps) -> AddressResult {
+        var result = AddressResult(input: input, address: PostalAddress())
+        parseStreet(tokenize(input), into: &result, cityFromTail: false)
+        apply(style, to: &result.address)
+        return result
+    }
+
+    private static func tokenize(_ input: String) -> [Token] {
+        var tokens: [Token] = []
+        var segment = 0
+        var current = ""
+        func flush() {
+            let word = current.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            if !word.isEmpty { tokens.append(Token(text: word, upper: word.uppercased(), segment: segment)) }
+            current = ""
+        }
+        for ch in input {
+            switch ch {
+            case ",", "\n", "\r", ";":
+                flush()
+                segment += 1
+            case " ", "\t":
+                flush()
+            default:
+                current.append(ch)
+            }
+        }
+        flush()
+        // `P.O.` and `P. O.` come out as `P.O` / `P` `O`: join them.
+        var joined: [Token] = []
+        var k = 0
+        while k < tokens.count {
+            if k + 1 < tokens.count, tokens[k].upper == "P", tokens[k + 1].upper == "O" {
+                joined.append(Token(text: "PO", upper: "PO", segment: tokens[k].segment))
+                k += 2
+                continue
+            }
+            var t = tokens[k]
+            if t.upper == "P.O" { t = Token(text: "PO", upper: "PO", segment: t.segment) }
+            joined.append(t)
+            k += 1
+        }
+        return joined
+    }
+
+    private static func parseStreet(_ all: [Token], into result: inout AddressResult, cityFromTail: Bool) {
+        var tokens = all
+        var address = result.address
+        defer { result.address = address }
+        guard !tokens.isEmpty else { return }
+        // PO boxes: `PO Box 12`, `Post Office Box 12`, `Box 12`.
+        let upper = tokens.map(\.upper)
+        if let box = upper.firstIndex(of: "BOX"), box + 1 < tokens.count,
+           box == 0 || upper[box - 1] == "PO" || (box >= 2 && upper[box - 2] == "POST" && upper[box - 1] == "OFFICE") {
+            address.poBoxID = tokens[box + 1].text
+            let rest = Array(tokens[(box + 2)...])
+            if cityFromTail && !rest.isEmpty { address.city = rest.map(\.text).joined(separator: " ") }
+            return
+        }
+        // House number (with a fraction such as `1/2`).
+        if let first = tokens.first, first.upper.first?.isNumber == true {
+            var number = first.text
+            tokens.removeFirst()
+            if let next = tokens.first, next.upper.contains("/"), next.upper.first?.isNumber == true {
+                number += " " + next.text
+                tokens.removeFirst()
+            }
+            address.houseNumber = number
+        }
+        // Unit: a designator and its id, or `#4B`.
+        var unitAt: Int?
+        for (k, t) in tokens.enumerated() where k >= 1 {
+            if USPSTables.units[t.upper] != nil || (t.upper.hasPrefix("#") && t.upper.count > 1) { unitAt = k; break }
+        }
+        var tail: [Token] = []
+        if let u = unitAt {
+            let t = tokens[u]
+            if t.upper.hasPrefix("#") && t.upper.count > 1 {
+                address.unitType = "#"
+                address.unitID = String(t.text.dropFirst())
+                tail = Array(tokens[(u + 1)...])
+            } else {
+                address.unitType = t.text
+                let standard = USPSTables.units[t.upper]!
+                if u + 1 < tokens.count, !USPSTables.unitsWithoutID.contains(standard) || tokens[u + 1].upper.first?.isNumber == true {
+                    address.unitID = tokens[u + 1].text.hasPrefix("#") ? String(tokens[u + 1].text.dropFirst()) : tokens[u + 1].text
+                    tail = Array(tokens[(u + 2)...])
+                } else {
+                    tail = Array(tokens[(u + 1)...])
+                }
+            }
+            tokens = Array(tokens[..<u])
+        }
+        // Predirectional, when more than a name follows it.
+        if tokens.count >= 2, USPSTables.directionals[tokens[0].upper] != nil,
+           !(tokens.count == 2 && USPSTables.suffixes[tokens[1].upper] != nil) {
+            address.streetPredirectional = tokens[0].text
+            tokens.removeFirst()
+        }
+        // Suffix: the last suffix word that leaves a street name before it. Without a unit and
+        // with the city in the same segment, the words after it are the city.
+        var suffixAt: Int?
+        for k in stride(from: tokens.count - 1, through: 1, by: -1) where USPSTables.suffixes[tokens[k].upper] != nil {
+            suffixAt = k
+            if !cityFromTail || unitAt != nil { break }
+        }
+        if cityFromTail && unitAt == nil {
+            // The first suffix after the name (city names such as `Park City` hold suffix words).
+            suffixAt = (1..<max(tokens.count, 1)).first { USPSTables.suffixes[tokens[$0].upper] != nil }
+        }
+        if let s = suffixAt {
+            address.streetName = tokens[..<s].map(\.text).joined(separator: " ")
+            address.streetSuffix = tokens[s].text
+            var after = Array(tokens[(s + 1)...])
+            // With the city right after the street, only a short directional (`W`, not `North`
+            // of North Adams) belongs to the street.
+            if let d = after.first, USPSTables.directionals[d.upper] != nil, !(cityFromTail && unitAt == nil) || d.upper.count <= 2 {
+                address.streetPostdirectional = d.text
+                after.removeFirst()
+            }
+            if cityFromTail && unitAt == nil {
+                if !after.isEmpty { address.city = after.map(\.text).joined(separator: " ") }
+            } else {
+                tail = after + tail
+            }
+        } else if !tokens.isEmpty {
+            address.streetName = tokens.map(\.text).joined(separator: " ")
+            if cityFromTail && unitAt == nil { result.problems.append("could not tell where the street ends and the city begins") }
+        }
+        if cityFromTail && !tail.isEmpty { address.city = tail.map(\.text).joined(separator: " ") }
+        if address.houseNumber == nil && address.poBoxID == nil && address.streetName != nil {
+            result.problems.append("no house number")
+        }
+    }
+
+    private static func isCanadianHalf(_ s: String, first: Bool) -> Bool {
+        let c = Array(s)
+        guard c.count == 3, c.allSatisfy(\.isASCII) else { return false }
+        return first ? (c[0].isLetter && c[1].isNumber && c[2].isLetter) : (c[0].isNumber && c[1].isLetter && c[2].isNumber)
+    }
+
+    private static func apply(_ style: AddressStyle, to a: inout PostalAddress) {
+        guard style == .usps else { return }
+        func up(_ s: String?) -> String? { s?.uppercased() }
+        a.houseNumber = up(a.houseNumber)
+        a.streetPredirectional = a.streetPredirectional.map { USPSTables.directionals[$0.uppercased()] ?? $0.uppercased() }
+        a.streetPostdirectional = a.streetPostdirectional.map { USPSTables.directionals[$0.uppercased()] ?? $0.uppercased() }
+        a.streetName = up(a.streetName)
+        a.streetSuffix = a.streetSuffix.map { USPSTables.suffixes[$0.uppercased()] ?? $0.uppercased() }
+        a.unitType = a.unitType.map { USPSTables.units[$0.uppercased()] ?? $0.uppercased() }
+        a.unitID = up(a.unitID)
+        a.poBoxID = up(a.poBoxID)
+        a.city = up(a.city)
+        a.state = a.state.map { StateTable.code(for: $0) ?? $0.uppercased() }
+    }
+}

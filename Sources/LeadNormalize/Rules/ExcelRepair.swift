@@ -1,0 +1,83 @@
+import Foundation
+/// Undoes what Excel does to identifiers it takes for numbers: ZIP codes that lost their
+/// leading zero, ZIP+4 run together, phones shown as `2015550123.0` or in scientific notation.
+public enum ExcelRepair {
+    public enum PhoneRepair: Equatable {
+        case unchanged
+        case repaired(String)
+        /// Scientific notation with too few digits left to be the number (`2.01555E+09`).
+        case digitsLost
+    }
+
+    /// A phone typed as a number: `2015550123.0` → `2015550123`; `2.015550123E+09` →
+    /// `2015550123` (every digit survived); `2.01555E+09` → `.digitsLost`.
+    public static func phoneDigits(_ text: String) -> PhoneRepair {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let bytes = Array(t.utf8)
+        // A plain number with a zero fraction.
+        if let dot = bytes.firstIndex(of: UInt8(ascii: ".")), dot >= 7, dot + 1 < bytes.count,
+           bytes[..<dot].allSatisfy(isDigit), bytes[(dot + 1)...].allSatisfy({ $0 == UInt8(ascii: "0") }) {
+            return .repaired(String(decoding: bytes[..<dot], as: UTF8.self))
+        }
+        // Scientific notation: mantissa d.ddd, exponent E+n.
+        guard let e = bytes.firstIndex(where: { $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "e") }), e > 0 else { return .unchanged }
+        var mantissa = Array(bytes[..<e])
+        var exponentBytes = Array(bytes[(e + 1)...])
+        if exponentBytes.first == UInt8(ascii: "+") { exponentBytes.removeFirst() }
+        guard !exponentBytes.isEmpty, exponentBytes.allSatisfy(isDigit),
+              let exponent = Int(String(decoding: exponentBytes, as: UTF8.self)), exponent >= 6, exponent <= 15 else { return .unchanged }
+        var fraction: [UInt8] = []
+        if let dot = mantissa.firstIndex(of: UInt8(ascii: ".")) {
+            fraction = Array(mantissa[(dot + 1)...])
+            mantissa = Array(mantissa[..<dot])
+        }
+        guard mantissa.count == 1, mantissa.allSatisfy(isDigit), fraction.allSatisfy(isDigit) else { return .unchanged }
+        // Excel's General format shows at most 6 significant digits; a phone needs every digit.
+        if fraction.count < exponent { return .digitsLost }
+        let digits = mantissa + fraction
+        let integerDigits = digits[0...exponent]
+        let rest = digits[(exponent + 1)...]
+        guard rest.allSatisfy({ $0 == UInt8(ascii: "0") }) else { return .unchanged }
+        return .repaired(String(decoding: integerDigits, as: UTF8.self))
+    }
+
+    public enum ZipRepair: Equatable {
+        case unchanged(String)
+        /// Leading zeros put back, or ZIP+4 split: the repaired text and what was done.
+        case repaired(String, String)
+        case invalid(String)
+    }
+
+    /// ZIP codes as Excel leaves them. `2134` in MA → `02134`; `021341234` → `02134-1234`;
+    /// `21341234` (ZIP+4 that lost its zero) in MA → `02134-1234`; `601` in PR → `00601`.
+    /// Zeros are put back only where the state's ZIP prefixes say so.
+    public static func usZip(_ text: String, state: String?) -> ZipRepair {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasSuffix(".0") { t = String(t.dropLast(2)) }
+        let digits = t.filter(\.isASCII).filter(\.isNumber)
+        let shapeOK = t.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == " ") }
+        guard shapeOK, !digits.isEmpty else { return .invalid("not a ZIP code") }
+        let state = state.map { StateTable.code(for: $0) ?? $0.uppercased() }
+        func checked(_ zip5: String, _ plus4: String?, _ note: String?) -> ZipRepair {
+            let formatted = plus4.map { "\(zip5)-\($0)" } ?? zip5
+            if let note {
+                guard let state, StateTable.zipFits(zip5, state: state) else {
+                    return .invalid("\(text) looks like a ZIP code that lost its leading zero, but the state does not confirm it")
+                }
+                return .repaired(formatted, note)
+            }
+            return formatted == t ? .unchanged(formatted) : .repaired(formatted, "formatted as ZIP+4")
+        }
+        switch digits.count {
+        case 5 where t.count == 5: return .unchanged(t)
+        case 5: return checked(digits, nil, nil)
+        case 9: return checked(String(digits.prefix(5)), String(digits.suffix(4)), nil)
+        case 4: return checked("0" + digits, nil, "leading zero restored")
+        case 3: return checked("00" + digits, nil, "leading zeros restored")
+        case 8: return checked("0" + digits.prefix(4), String(digits.suffix(4)), "leading zero restored")
+        default: return .invalid("\(text) has \(digits.count) digits; a ZIP code has 5 (or 9 with ZIP+4)")
+        }
+    }
+
+    private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+}

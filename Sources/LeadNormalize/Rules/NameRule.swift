@@ -1,0 +1,171 @@
+import Foundation
+
+public struct PersonName: Sendable, Equatable {
+    public var input: String
+    public var prefix: String?
+    public var given: String?
+    public var middle: String?
+    public var family: String?
+    public var suffix: String?
+    public var nickname: String?
+    /// A couple on one row (`John & Jane Smith`): the second person's names follow.
+    public var household = false
+    public var secondGiven: String?
+    public var secondFamily: String?
+
+    /// `Given Middle Family` as one display name (first person only).
+    public var full: String? {
+        let parts = [given, middle, family].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+}
+
+/// Splits full names: prefixes and suffixes, `SMITH, JOHN A`, middle initials, particles
+/// (`de la Cruz`, `van der Berg`), nicknames in quotes or brackets, and couples as a
+/// household. ALL-CAPS or all-lower names are put in proper case (McDonald, O'Neil,
+/// Smith-Jones); names already in mixed case (DeShawn) are kept as written.
+public enum NameRule {
+    static let prefixes: Set<String> = ["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "rev", "hon", "sir", "fr", "capt", "sgt"]
+    static let suffixes: [String: String] = [
+        "jr": "Jr", "sr": "Sr", "ii": "II", "iii": "III", "iv": "IV", "v": "V", "md": "MD", "phd": "PhD",
+        "esq": "Esq", "cpa": "CPA", "dds": "DDS", "rn": "RN",
+    ]
+    static let particles: Set<String> = ["de", "del", "della", "der", "di", "da", "dos", "das", "do", "du", "la", "le", "van", "von", "vander", "st", "ten", "ter", "bin", "al"]
+    static let macNames: Set<String> = ["macdonald", "macarthur", "mackenzie", "macleod", "macmillan", "macintosh", "macintyre", "macneil", "macgregor", "macpherson", "maclean", "mackay", "macaulay", "macdougall", "macfarlane", "mackinnon"]
+
+    public static func parse(_ input: String) -> PersonName {
+        var name = PersonName(input: input)
+        var text = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return name }
+        // A nickname in quotes or brackets.
+        for (open, close) in [("\"", "\""), ("“", "”"), ("(", ")"), ("'", "'")] {
+            if let a = text.range(of: open), let b = text.range(of: close, range: a.upperBound..<text.endIndex), a.upperBound < b.lowerBound {
+                let nick = text[a.upperBound..<b.lowerBound].trimmingCharacters(in: .whitespaces)
+                if !nick.isEmpty && !nick.contains(" ") || open == "\"" {
+                    name.nickname = properCase(nick)
+                    text.removeSubrange(a.lowerBound..<b.upperBound)
+                    break
+                }
+            }
+        }
+        // A couple: `John & Jane Smith`, `John and Jane Smith`, `John Smith & Jane Doe`, `SMITH, JOHN & JANE`.
+        let tokens = words(text)
+        if let joint = tokens.firstIndex(where: { ["&", "and", "+", "&amp;"].contains($0.lowercased()) }), joint > 0, joint < tokens.count - 1 {
+            var a = parseOne(tokens[..<joint].joined(separator: " "))
+            let b = parseOne(tokens[(joint + 1)...].joined(separator: " "))
+            if a.family == nil { a.family = b.family }
+            a.household = true
+            a.secondGiven = b.given
+            a.secondFamily = b.family ?? a.family
+            a.input = input
+            a.nickname = name.nickname
+            return a
+        }
+        var one = parseOne(text)
+        one.input = input
+        one.nickname = name.nickname
+        return one
+    }
+
+    /// One person's name, no couple.
+    static func parseOne(_ text: String) -> PersonName {
+        var result = PersonName(input: text)
+        var tokens: [String]
+        var commaFamily: [String]?
+        let commaParts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if commaParts.count >= 2, !isSuffix(commaParts[1]) {
+            // `Family, Given Middle[, Suffix]`
+            commaFamily = words(commaParts[0])
+            tokens = words(commaParts[1])
+            for extra in commaParts.dropFirst(2) { tokens += words(extra) }
+        } else {
+            tokens = words(commaParts.joined(separator: " "))
+        }
+        if let first = tokens.first, prefixes.contains(key(first)) {
+            result.prefix = properCase(first.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+            tokens.removeFirst()
+        }
+        while let last = tokens.last, isSuffix(last) {
+            result.suffix = [suffixes[key(last)]!, result.suffix].compactMap { $0 }.joined(separator: " ")
+            tokens.removeLast()
+        }
+        if var family = commaFamily {
+            while let last = family.last, isSuffix(last) {
+                result.suffix = suffixes[key(last)]
+                family.removeLast()
+            }
+            result.family = family.isEmpty ? nil : familyCase(family)
+            if let first = tokens.first { result.given = properCase(first) }
+            if tokens.count > 1 { result.middle = tokens.dropFirst().map(properCaseInitial).joined(separator: " ") }
+            return result
+        }
+        guard !tokens.isEmpty else { return result }
+        if tokens.count == 1 {
+            result.given = properCase(tokens[0])
+            return result
+        }
+        // The family name starts at the first particle after the given name, or is the last word.
+        var familyStart = tokens.count - 1
+        var k = tokens.count - 2
+        while k >= 1, particles.contains(key(tokens[k])) {
+            familyStart = k
+            k -= 1
+        }
+        result.given = properCase(tokens[0])
+        if familyStart > 1 { result.middle = tokens[1..<familyStart].map(properCaseInitial).joined(separator: " ") }
+        result.family = familyCase(Array(tokens[familyStart...]))
+        return result
+    }
+
+    static func words(_ s: String) -> [String] {
+        s.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    }
+
+    static func key(_ word: String) -> String {
+        word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".,"))
+    }
+
+    static func isSuffix(_ word: String) -> Bool { suffixes[key(word)] != nil }
+
+    /// Particles stay lower case inside a family name (`de la Cruz`), unless they start it alone.
+    static func familyCase(_ words: [String]) -> String {
+        words.enumerated().map { k, w in
+            k < words.count - 1 && particles.contains(key(w)) && !isMixedCase(w) ? w.lowercased() : properCase(w)
+        }.joined(separator: " ")
+    }
+
+    /// `A` → `A.`-less initial kept as `A`; other words proper-cased.
+    static func properCaseInitial(_ word: String) -> String {
+        let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        return bare.count == 1 ? bare.uppercased() : properCase(word)
+    }
+
+    static func isMixedCase(_ word: String) -> Bool {
+        word != word.uppercased() && word != word.lowercased()
+    }
+
+    /// Proper case for a word written all in capitals or all in lower case; mixed case is kept.
+    public static func properCase(_ word: String) -> String {
+        if isMixedCase(word) { return word }
+        return word.split(separator: "-", omittingEmptySubsequences: false).map { part -> String in
+            let lower = part.lowercased()
+            if let apostrophe = lower.firstIndex(where: { $0 == "'" || $0 == "’" }), lower.distance(from: lower.startIndex, to: apostrophe) == 1 {
+                // O'Neil, D'Angelo
+                let after = lower.index(after: apostrophe)
+                return lower.prefix(1).uppercased() + String(lower[apostrophe]) + capitalized(String(lower[after...]))
+            }
+            if lower.hasPrefix("mc") && lower.count > 3 {
+                return "Mc" + capitalized(String(lower.dropFirst(2)))
+            }
+            if macNames.contains(lower) {
+                return "Mac" + capitalized(String(lower.dropFirst(3)))
+            }
+            return capitalized(lower)
+        }.joined(separator: "-")
+    }
+
+    private static func capitalized(_ s: String) -> String {
+        guard let first = s.first else { return s }
+        return first.uppercased() + s.dropFirst()
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import CLeadPhone
+
+/// A phone number as libphonenumber reads it, after repairing what Excel does to long numbers.
+public struct PhoneResult: Sendable, Equatable {
+    public var input: String
+    /// `+15085550123`; nil when the text is not a phone number at all.
+    public var e164: String?
+    public var valid: Bool
+    public var possible: Bool
+    /// libphonenumber's type name: `MOBILE`, `FIXED_LINE`, `FIXED_LINE_OR_MOBILE`, `TOLL_FREE`, …
+    public var numberType: String?
+    public var region: String?
+    public var `extension`: String?
+    /// Why the number is unusable, for reports; nil when valid.
+    public var problem: String?
+}
+
+/// Phones to E.164 through Google's libphonenumber, from a default region.
+public enum PhoneRule {
+    private static let typeNames = [
+        "FIXED_LINE", "MOBILE", "FIXED_LINE_OR_MOBILE", "TOLL_FREE", "PREMIUM_RATE", "SHARED_COST",
+        "VOIP", "PERSONAL_NUMBER", "PAGER", "UAN", "VOICEMAIL", "UNKNOWN",
+    ]
+
+    public static func normalize(_ input: String, region: String = "US") -> PhoneResult {
+        var result = PhoneResult(input: input, e164: nil, valid: false, possible: false)
+        var text = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return result }
+        switch ExcelRepair.phoneDigits(text) {
+        case .unchanged: break
+        case .repaired(let digits): text = digits
+        case .digitsLost:
+            result.problem = "Excel stored this phone in scientific notation and its last digits are lost"
+            return result
+        }
+        if text.lowercased().hasPrefix("tel:") { text = String(text.dropFirst(4)) }
+        var out = cleadphone_result()
+        let status = cleadphone_parse(text, region.uppercased(), &out)
+        if status != 0 {
+            result.problem = "not a phone number"
+            return result
+        }
+        result.e164 = string(out.e164)
+        result.valid = out.is_valid != 0
+        result.possible = out.is_possible != 0
+        let type = Int(out.type.rawValue)
+        result.numberType = type < typeNames.count ? typeNames[type] : "UNKNOWN"
+        let regionCode = string(out.region)
+        result.region = regionCode.isEmpty || regionCode == "ZZ" ? nil : regionCode
+        let ext = string(out.extension)
+        result.extension = ext.isEmpty ? nil : ext
+        if !result.valid {
+            result.problem = result.possible ? "not a valid number for its region" : "the wrong number of digits for a phone number"
+        }
+        return result
+    }
+
+    private static func string<T>(_ tuple: T) -> String {
+        withUnsafeBytes(of: tuple) { raw in
+            String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+/// US states and territories (USPS codes) and Canadian provinces, with the ZIP prefixes of
+/// the states whose ZIP codes start with 0 (the ones Excel damages).
+public enum StateTable {
+    public static let usStates: [String: String] = [
+        "ALABAMA": "AL", "ALASKA": "AK", "ARIZONA": "AZ", "ARKANSAS": "AR", "CALIFORNIA": "CA",
+        "COLORADO": "CO", "CONNECTICUT": "CT", "DELAWARE": "DE", "DISTRICT OF COLUMBIA": "DC",
+        "FLORIDA": "FL", "GEORGIA": "GA", "HAWAII": "HI", "IDAHO": "ID", "ILLINOIS": "IL",
+        "INDIANA": "IN", "IOWA": "IA", "KANSAS": "KS", "KENTUCKY": "KY", "LOUISIANA": "LA",
+        "MAINE": "ME", "MARYLAND": "MD", "MASSACHUSETTS": "MA", "MICHIGAN": "MI", "MINNESOTA": "MN",
+        "MISSISSIPPI": "MS", "MISSOURI": "MO", "MONTANA": "MT", "NEBRASKA": "NE", "NEVADA": "NV",
+        "NEW HAMPSHIRE": "NH", "NEW JERSEY": "NJ", "NEW MEXICO": "NM", "NEW YORK": "NY",
+        "NORTH CAROLINA": "NC", "NORTH DAKOTA": "ND", "OHIO": "OH", "OKLAHOMA": "OK", "OREGON": "OR",
+        "PENNSYLVANIA": "PA", "RHODE ISLAND": "RI", "SOUTH CAROLINA": "SC", "SOUTH DAKOTA": "SD",
+        "TENNESSEE": "TN", "TEXAS": "TX", "UTAH": "UT", "VERMONT": "VT", "VIRGINIA": "VA",
+        "WASHINGTON": "WA", "WEST VIRGINIA": "WV", "WISCONSIN": "WI", "WYOMING": "WY",
+        "PUERTO RICO": "PR", "GUAM": "GU", "VIRGIN ISLANDS": "VI", "AMERICAN SAMOA": "AS",
+        "NORTHERN MARIANA ISLANDS": "MP",
+    ]
+    public static let provinces: [String: String] = [
+        "ALBERTA": "AB", "BRITISH COLUMBIA": "BC", "MANITOBA": "MB", "NEW BRUNSWICK": "NB",
+        "NEWFOUNDLAND AND LABRADOR": "NL", "NEWFOUNDLAND": "NL", "NOVA SCOTIA": "NS", "ONTARIO": "ON",
+        "PRINCE EDWARD ISLAND": "PE", "QUEBEC": "QC", "QUÉBEC": "QC", "SASKATCHEWAN": "SK",
+        "NORTHWEST TERRITORIES": "NT", "NUNAVUT": "NU", "YUKON": "YT",
+    ]
+    static let usCodes = Set(usStates.values).union(["AA", "AE", "AP"])
+    static let provinceCodes = Set(provinces.values)
+
+    /// The USPS code for a state or province written as a code or a full name (any case).
+    public static func code(for text: String) -> String? {
+        let t = text.uppercased().replacingOccurrences(of: ".", with: "").trimmingCharacters(in: .whitespaces)
+        if usCodes.contains(t) || provinceCodes.contains(t) { return t }
+        return usStates[t] ?? provinces[t]
+    }
+
+    public static func isCanadian(_ code: String) -> Bool { provinceCodes.contains(code) }
+
+    /// Three-digit ZIP prefixes (inclusive ranges) of the places whose ZIPs start with 0.
+    private static let zeroPrefixes: [String: [ClosedRange<Int>]] = [
+        "CT": [60...69], "MA": [10...27, 55...55], "ME": [39...49], "NH": [30...38],
+        "NJ": [70...89], "RI": [28...29], "VT": [50...59], "PR": [6...9], "VI": [8...8],
+        "NY": [5...5], "AE": [90...98],
+    ]
+
+    /// Whether a 5-digit ZIP starting with 0 belongs to `state`.
+    static func zipFits(_ zip5: String, state: String) -> Bool {
+        guard let ranges = zeroPrefixes[state], let prefix = Int(zip5.prefix(3)) else { return false }
+        return ranges.contains { $0.contains(prefix) }
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import LeadEngine
+
+/// `leadport normalize KIND`: one value per line in, one JSON object per line out.
+struct Normalize: ParsableCommand {
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case phone, email, name, address, date
+    }
+
+    static let configuration = CommandConfiguration(
+        abstract: "Run one normalisation rule over values read from standard input.",
+        discussion: """
+            Reads one value per line on stdin and writes one JSON object per line on stdout, \
+            in the same order. Fields that do not apply are null.
+              phone    input, e164, valid, possible, number_type, region, extension
+              email    input, valid, normalized, suggestion
+              name     input, prefix, given, middle, family, suffix, nickname, household, \
+            second_given, second_family
+              address  input, house_number, street_predirectional, street_name, street_suffix, \
+            street_postdirectional, unit_type, unit_id, po_box_id, city, state, zip, zip4, \
+            country, formatted
+              date     input, iso, valid, ambiguous
+            Example: printf '(617) 555-0100\\n' | leadport normalize phone
+            """
+    )
+
+    @Argument(help: "What the values are: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var kind: Kind
+
+    @Option(help: "Default region for phones without a country code (ISO 3166 code).")
+    var region = "US"
+
+    @Option(help: "Address style: usps (Publication 28 abbreviations, upper case) or as-written.")
+    var style: AddressStyle = .usps
+
+    @Option(help: "How to read dates such as 03/04/2024: mdy or dmy. Without it such dates are flagged as ambiguous.")
+    var order: DateOrder?
+
+    @Option(help: "Excel date system for serial numbers: 1900 or 1904.")
+    var dateSystem = 1900
+
+    func validate() throws {
+        guard dateSystem == 1900 || dateSystem == 1904 else { throw ValidationError("--date-system must be 1900 or 1904") }
+    }
+
+    func run() throws {
+        let out = StandardOutput.shared
+        while let line = readLine(strippingNewline: true) {
+            let value = line.hasSuffix("\r") ? String(line.dropLast()) : line
+            try out.write(NormalizeJSON.render(kind: kind, value: value, options: self) + "\n")
+        }
+    }
+}
+
+extension AddressStyle: ExpressibleByArgument {}
+extension DateOrder: ExpressibleByArgument {}
+
+enum NormalizeJSON {
+    static func render(kind: Normalize.Kind, value: String, options: Normalize) -> String {
+        var o = JSONObject()
+        o.set("input", value)
+        switch kind {
+        case .phone:
+            let r = PhoneRule.normalize(value, region: options.region)
+            o.set("e164", r.e164)
+            o.set("valid", r.valid)
+            o.set("possible", r.possible)
+            o.set("number_type", r.numberType)
+            o.set("region", r.region)
+            o.set("extension", r.extension)
+            o.set("problem", r.problem)
+        case .email:
+            let r = EmailRule.normalize(value)
+            o.set("valid", r.valid)
+            o.set("normalized", r.normalized)
+            o.set("suggestion", r.suggestion)
+            o.set("problem", r.problem)
+        case .name:
+            let r = NameRule.parse(value)
+            o.set("prefix", r.prefix)
+            o.set("given", r.given)
+            o.set("middle", r.middle)
+            o.set("family", r.family)
+            o.set("suffix", r.suffix)
+            o.set("nickname", r.nickname)
+            o.set("household", r.household)
+            o.set("second_given", r.secondGiven)
+            o.set("second_family", r.secondFamily)
+        case .address:
+            let r = AddressRule.parse(value, style: options.style)
+            let a = r.address
+            o.set("house_number", a.houseNumber)
+            o.set("street_predirectional", a.streetPredirectional)
+            o.set("street_name", a.streetName)
+            o.set("street_suffix", a.streetSuffix)
+            o.set("street_postdirectional", a.streetPostdirectional)
+            o.set("unit_type", a.unitType)
+            o.set("unit_id", a.unitID)
+            o.set("po_box_id", a.poBoxID)
+            o.set("city", a.city)
+            o.set("state", a.state)
+            o.set("zip", a.postalCode)
+            o.set("zip4", a.zip4)
+            o.set("country", a.country)
+            o.set("formatted", a.formatted)
+            if !r.problems.isEmpty { o.set("problems", json: JSONText.array(r.problems)) }
+            if !r.repairs.isEmpty { o.set("repairs", json: JSONText.array(r.repairs)) }
+        case .date:
+            let r = DateRule.normalize(value, order: options.order, date1904: options.dateSystem == 1904)
+            o.set("iso", r.iso)
+            o.set("valid", r.valid)
+            o.set("ambiguous", r.ambiguous)
+            o.set("problem", r.problem)
+        }
+        return o.text
+    }
+}

@@ -1,0 +1,204 @@
+import LeadNormalize
+import Testing
+
+@Suite struct PhoneRuleTests {
+    @Test(arguments: [
+        ("(617) 555-0100", "+16175550100"),
+        ("617.555.0100", "+16175550100"),
+        ("+1 (617) 555-0100", "+16175550100"),
+        ("2015550123.0", "+12015550123"),       // Excel turned it into a number
+        ("2.015550123E+09", "+12015550123"),    // scientific notation, every digit kept
+        ("tel:+44 20 7946 0958", "+442079460958"),
+    ])
+    func shapesBecomeE164(input: String, e164: String) {
+        let r = PhoneRule.normalize(input)
+        #expect(r.e164 == e164)
+        #expect(r.valid)
+    }
+
+    @Test func extensionIsSplitOff() {
+        let r = PhoneRule.normalize("617-555-0100 ext. 204")
+        #expect(r.e164 == "+16175550100")
+        #expect(r.extension == "204")
+    }
+
+    @Test func scientificNotationThatLostDigitsIsRejectedNotGuessed() {
+        let r = PhoneRule.normalize("2.01555E+09")
+        #expect(r.e164 == nil)
+        #expect(!r.valid)
+        #expect(r.problem?.contains("scientific notation") == true)
+    }
+
+    @Test func regionDecidesNationalNumbers() {
+        #expect(PhoneRule.normalize("020 7946 0958", region: "GB").e164 == "+442079460958")
+        #expect(PhoneRule.normalize("800 555 0199").numberType == "TOLL_FREE")
+        #expect(!PhoneRule.normalize("555-0100").valid)
+        #expect(PhoneRule.normalize("call me").problem == "not a phone number")
+    }
+}
+
+@Suite struct EmailRuleTests {
+    @Test(arguments: [
+        ("mailto:Jane.Doe@GMAIL.COM.", "Jane.Doe@gmail.com"),
+        ("Jane Doe <jane@example.com>", "jane@example.com"),
+        (" bob @ example.org ;", "bob@example.org"),
+        ("(ann+leads@sub.example.co.uk)", "ann+leads@sub.example.co.uk"),
+    ])
+    func cleans(input: String, normalized: String) {
+        let r = EmailRule.normalize(input)
+        #expect(r.normalized == normalized)
+        #expect(r.valid)
+    }
+
+    @Test(arguments: ["no-at-sign", "a..b@example.com", "a@b", "a@-x.com", "a@x.c0m", "@example.com", "a b@c@d.com"])
+    func refuses(input: String) {
+        #expect(!EmailRule.normalize(input).valid)
+    }
+
+    @Test func suggestsButNeverApplies() {
+        let r = EmailRule.normalize("jane@gmial.com")
+        #expect(r.normalized == "jane@gmial.com")
+        #expect(r.suggestion == "jane@gmail.com")
+        #expect(EmailRule.normalize("bob@yahoo.con").suggestion == "bob@yahoo.com")
+        #expect(EmailRule.normalize("bob@hotmial.com").suggestion == "bob@hotmail.com")
+        #expect(EmailRule.normalize("bob@gmail.com").suggestion == nil)
+        #expect(EmailRule.normalize("bob@acme-realty.com").suggestion == nil)
+    }
+}
+
+@Suite struct NameRuleTests {
+    @Test func familyFirstWithComma() {
+        let n = NameRule.parse("SMITH, JOHN A")
+        #expect([n.given, n.middle, n.family] == ["John", "A", "Smith"])
+    }
+
+    @Test func prefixSuffixAndInitial() {
+        let n = NameRule.parse("Dr. John A. Smith Jr.")
+        #expect([n.prefix, n.given, n.middle, n.family, n.suffix] == ["Dr", "John", "A", "Smith", "Jr"])
+    }
+
+    @Test(arguments: ["John & Jane Smith", "John and Jane Smith", "JOHN AND JANE SMITH", "SMITH, JOHN & JANE"])
+    func couplesSharingAFamilyName(input: String) {
+        let n = NameRule.parse(input)
+        #expect(n.household)
+        #expect([n.given, n.family, n.secondGiven, n.secondFamily] == ["John", "Smith", "Jane", "Smith"])
+    }
+
+    @Test func coupleWithTwoFamilyNames() {
+        let n = NameRule.parse("John Smith & Jane Doe")
+        #expect([n.given, n.family, n.secondGiven, n.secondFamily] == ["John", "Smith", "Jane", "Doe"])
+    }
+
+    @Test(arguments: [("Maria de la Cruz", "de la Cruz"), ("LUDWIG VAN DER BERG", "van der Berg"), ("Ana dos Santos", "dos Santos")])
+    func particlesStayWithTheFamilyName(input: String, family: String) {
+        #expect(NameRule.parse(input).family == family)
+    }
+
+    @Test func nicknameInQuotesOrBrackets() {
+        #expect(NameRule.parse("Robert \"Bob\" Smith").nickname == "Bob")
+        let n = NameRule.parse("Elizabeth (Liz) Taylor")
+        #expect([n.given, n.nickname, n.family] == ["Elizabeth", "Liz", "Taylor"])
+    }
+
+    @Test(arguments: [
+        ("MCDONALD", "McDonald"), ("O'NEIL", "O'Neil"), ("SMITH-JONES", "Smith-Jones"), ("DeShawn", "DeShawn"),
+        ("macdonald", "MacDonald"), ("MACK", "Mack"), ("d'angelo", "D'Angelo"),
+    ])
+    func properCase(input: String, expected: String) {
+        #expect(NameRule.properCase(input) == expected)
+    }
+}
+
+@Suite struct AddressRuleTests {
+    @Test func oneLineWithEverything() {
+        let a = AddressRule.parse("123 North Main Street Apartment 4B, Springfield, Massachusetts 01101-1234").address
+        #expect(a.houseNumber == "123")
+        #expect(a.streetPredirectional == "N")
+        #expect(a.streetName == "MAIN")
+        #expect(a.streetSuffix == "ST")
+        #expect(a.unitType == "APT")
+        #expect(a.unitID == "4B")
+        #expect(a.city == "SPRINGFIELD")
+        #expect(a.state == "MA")
+        #expect(a.postalCode == "01101")
+        #expect(a.zip4 == "1234")
+        #expect(a.formatted == "123 N MAIN ST APT 4B, SPRINGFIELD, MA 01101-1234")
+    }
+
+    @Test func noCommasCityAfterTheSuffix() {
+        let a = AddressRule.parse("10 Downing St North Adams MA 01247").address
+        #expect([a.streetName, a.streetSuffix, a.city] == ["DOWNING", "ST", "NORTH ADAMS"])
+        let b = AddressRule.parse("500 W Park Ave SE Suite 200, Washington, DC 20001").address
+        #expect([b.streetPredirectional, b.streetName, b.streetSuffix, b.streetPostdirectional, b.unitType, b.unitID] == ["W", "PARK", "AVE", "SE", "STE", "200"])
+    }
+
+    @Test func poBoxes() {
+        for text in ["PO Box 77, Hanover, NH 03755", "P.O. Box 77 Hanover NH 03755", "Post Office Box 77, Hanover, NH 03755"] {
+            let a = AddressRule.parse(text).address
+            #expect(a.poBoxID == "77", "\(text)")
+            #expect(a.city == "HANOVER", "\(text)")
+            #expect(a.deliveryLine == "PO BOX 77")
+        }
+    }
+
+    @Test func asWrittenKeepsTheWords() {
+        let a = AddressRule.parse("45 Elm Avenue, Boston, MA 02134", style: .asWritten).address
+        #expect([a.streetName, a.streetSuffix, a.city] == ["Elm", "Avenue", "Boston"])
+    }
+
+    @Test func canadianPostalCodes() {
+        let a = AddressRule.parse("1 Yonge St, Toronto, ON M5E1W7").address
+        #expect([a.city, a.state, a.postalCode, a.country] == ["TORONTO", "ON", "M5E 1W7", "CA"])
+    }
+
+    @Test func streetLineOnly() {
+        let a = AddressRule.parseStreetLine("12 1/2 Oak Ln Unit 3").address
+        #expect([a.houseNumber, a.streetName, a.streetSuffix, a.unitType, a.unitID] == ["12 1/2", "OAK", "LN", "UNIT", "3"])
+    }
+}
+
+@Suite struct ExcelRepairTests {
+    @Test(arguments: [
+        ("2134", "MA", "02134"), ("021341234", "MA", "02134-1234"), ("21341234", "MA", "02134-1234"),
+        ("601", "PR", "00601"), ("6103", "CT", "06103"), ("2134.0", "Massachusetts", "02134"),
+    ])
+    func zipsPaddedWhereTheStateSaysSo(input: String, state: String, expected: String) {
+        guard case .repaired(let zip, _) = ExcelRepair.usZip(input, state: state) else {
+            Issue.record("\(input) was not repaired")
+            return
+        }
+        #expect(zip == expected)
+    }
+
+    @Test func zipsNotPaddedWhenTheStateDisagreesOrIsUnknown() {
+        if case .repaired = ExcelRepair.usZip("2134", state: "TX") { Issue.record("padded for TX") }
+        if case .repaired = ExcelRepair.usZip("2134", state: nil) { Issue.record("padded without a state") }
+        #expect(ExcelRepair.usZip("02134", state: "MA") == .unchanged("02134"))
+        if case .invalid = ExcelRepair.usZip("123456", state: "MA") {} else { Issue.record("6 digits accepted") }
+    }
+}
+
+@Suite struct DateRuleTests {
+    @Test(arguments: [
+        ("2024-03-01", "2024-03-01"), ("3/1/2024", nil), ("13/1/2024", "2024-01-13"), ("1/13/2024", "2024-01-13"),
+        ("1-Mar-2024", "2024-03-01"), ("March 1, 2024", "2024-03-01"), ("45352", "2024-03-01"), ("7/7/24", "2024-07-07"),
+        ("2024-03-01T13:45:00", "2024-03-01T13:45:00"),
+    ])
+    func withoutAnOrder(input: String, iso: String?) {
+        #expect(DateRule.normalize(input, order: nil).iso == iso)
+    }
+
+    @Test func ambiguousIsFlaggedNotGuessed() {
+        let r = DateRule.normalize("03/04/2024", order: nil)
+        #expect(r.ambiguous)
+        #expect(r.iso == nil)
+        #expect(DateRule.normalize("03/04/2024", order: .mdy).iso == "2024-03-04")
+        #expect(DateRule.normalize("03/04/2024", order: .dmy).iso == "2024-04-03")
+    }
+
+    @Test func impossibleDatesAreInvalid() {
+        #expect(!DateRule.normalize("2/30/2024", order: .mdy).valid)
+        #expect(!DateRule.normalize("soon", order: .mdy).valid)
+        #expect(DateRule.normalize("2/29/2024", order: .mdy).valid)
+    }
+}
