@@ -22,12 +22,16 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
+DEMO := fixtures/xlsx/messy-open-house-leads.xlsx
 demo: build
-	@echo '$$ leadport inspect fixtures/xlsx/title-rows-above-header.xlsx'
-	@$(BIN_DEBUG) inspect fixtures/xlsx/title-rows-above-header.xlsx
+	@mkdir -p demo-output && rm -f demo-output/leadport.db
+	@echo '$$ leadport inspect $(DEMO)'
+	@$(BIN_DEBUG) inspect $(DEMO)
 	@echo
-	@echo '$$ leadport cat fixtures/xlsx/title-rows-above-header.xlsx'
-	@$(BIN_DEBUG) cat fixtures/xlsx/title-rows-above-header.xlsx
+	@echo '$$ leadport import $(DEMO) --campaign "October open house" --to sqlite:demo-output/leadport.db --export demo-output/processed.csv --rejects demo-output/rejects.csv --report demo-output/report.csv'
+	@$(BIN_DEBUG) import $(DEMO) --campaign "October open house" --to sqlite:demo-output/leadport.db \
+	  --export demo-output/processed.csv --rejects demo-output/rejects.csv --report demo-output/report.csv; \
+	  status=$$?; echo "exit status $$status (3: some rows were rejected; see demo-output/rejects.csv)"; [ $$status -eq 0 ] || [ $$status -eq 3 ]
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -24,6 +24,16 @@ public enum IssueCode: String, Sendable, Codable, CaseIterable {
     case encodingFallback = "encoding_fallback"
     /// NUL bytes were removed from a cell.
     case nulBytesRemoved = "nul_bytes_removed"
+    case invalidPhone = "invalid_phone"
+    case invalidEmail = "invalid_email"
+    case emailSuggestion = "email_suggestion"
+    case invalidAddress = "invalid_address"
+    case repairedValue = "repaired_value"
+    case invalidDate = "invalid_date"
+    case ambiguousDate = "ambiguous_date"
+    case missingRequired = "missing_required"
+    case duplicateInFile = "duplicate_in_file"
+    case notALead = "not_a_lead"
 }
 
 /// What a failure means for the run (dlt's terminal/transient split).

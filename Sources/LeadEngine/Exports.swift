@@ -3,3 +3,5 @@
 @_exported import LeadCore
 @_exported import LeadReaders
 @_exported import LeadNormalize
+@_exported import LeadStore
+@_exported import LeadWriters

@@ -28,6 +28,18 @@ enum ExitStatus {
             default: Glibc.exit(failed)
             }
         }
+        if let mapping = error as? MappingError {
+            printError("leadport: \(mapping.description)")
+            Glibc.exit(usage)
+        }
+        if let store = error as? StoreError {
+            printError("leadport: \(store.description)")
+            Glibc.exit(failed)
+        }
+        if let writer = error as? WriterError {
+            printError("leadport: \(writer.description)")
+            Glibc.exit(failed)
+        }
         if let exit = error as? ExitCode { Glibc.exit(exit.rawValue) }
         LeadPort.exit(withError: error)
     }

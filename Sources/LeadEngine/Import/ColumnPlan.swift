@@ -1,0 +1,67 @@
+import LeadCore
+import LeadNormalize
+import LeadReaders
+
+/// Which column feeds which field, settled once per file from a mapping or the auto-mapper.
+public struct ColumnPlan: Sendable {
+    public var headerRow: Int?
+    public var headers: [String]
+    /// Column index → field.
+    public var fields: [Int: LeadField]
+    public var suggestions: [AutoMapper.Suggestion]
+    public var mapping: Mapping
+
+    /// Reads the head of the file, finds the header and plans the columns. Throws
+    /// `MappingError.lowConfidence` when auto-mapping cannot find any identifying field.
+    public static func make(path: String, options: RowReaderOptions, mapping given: Mapping?) throws -> ColumnPlan {
+        let reader = try openRowReader(path: path, options: options)
+        var head: [RawRow] = []
+        while head.count < 200, let row = try reader.next() { head.append(row) }
+        var headerIndex: Int?
+        if let row = given?.headerRow {
+            headerIndex = head.firstIndex { $0.location.row == row }
+        } else {
+            headerIndex = HeaderDetector.detect(Array(head.prefix(30)).map(\.cells))
+        }
+        let headers = headerIndex.map { head[$0].cells } ?? []
+        let body = headerIndex.map { Array(head[($0 + 1)...]) } ?? head
+        let width = max(headers.count, body.map { $0.trimmedCells.count }.max() ?? 0)
+        var suggestions: [AutoMapper.Suggestion] = []
+        for k in 0..<width {
+            let values = body.compactMap { k < $0.cells.count && !$0.cells[k].isEmpty ? $0.cells[k] : nil }
+            suggestions.append(AutoMapper.suggest(header: k < headers.count ? headers[k] : "", values: values, column: k))
+        }
+        let file = reader.description.file
+        var mapping: Mapping
+        if let given, !given.columns.isEmpty {
+            mapping = given
+        } else {
+            mapping = AutoMapper.mapping(headers: headers, suggestions: suggestions)
+            if let given {
+                mapping.target = given.target
+                mapping.defaults = given.defaults
+                mapping.dedupe = given.dedupe
+                mapping.required = given.required
+                mapping.extras = given.extras
+            }
+            if !mapping.columns.values.contains(where: \.isIdentifying) {
+                let unsure = suggestions.filter { $0.field != nil }.map { "\($0.header.isEmpty ? Column.letters(for: $0.column) : $0.header) → \($0.field!.rawValue) (\(String(format: "%.2f", $0.confidence)))" }
+                throw MappingError.lowConfidence(file, "could not tell which columns hold names, emails, phones or addresses" +
+                    (unsure.isEmpty ? "" : "; best guesses: " + unsure.joined(separator: ", ")) +
+                    ". Write a mapping to edit with `leadport inspect \(file) --mapping-out mapping.yaml`, then pass --mapping mapping.yaml")
+            }
+        }
+        var fields: [Int: LeadField] = [:]
+        for (header, field) in mapping.columns {
+            if let k = headers.firstIndex(where: { $0 == header }) ?? headers.firstIndex(where: { $0.lowercased() == header.lowercased() }) {
+                fields[k] = field
+            } else if header.count <= 3, header.allSatisfy({ $0.isLetter && $0.isUppercase }) {
+                fields[header.unicodeScalars.reduce(0) { $0 * 26 + Int($1.value) - 64 } - 1] = field
+            } else {
+                throw MappingError.unknownColumn(file, header, available: headers.filter { !$0.isEmpty })
+            }
+        }
+        return ColumnPlan(headerRow: headerIndex.map { head[$0].location.row }, headers: headers, fields: fields,
+                          suggestions: suggestions, mapping: mapping)
+    }
+}

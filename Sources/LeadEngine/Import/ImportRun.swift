@@ -1,0 +1,252 @@
+import Foundation
+import LeadCore
+import LeadNormalize
+import LeadReaders
+import LeadStore
+import LeadWriters
+
+/// What the engine reports as a run goes; the executable renders these (design.md §4.5).
+public enum ProgressEvent: Sendable {
+    case runStarted(runID: String, inputs: [String], destinations: [String], total: Int)
+    case row(RowResult)
+    case runFinished(RunSummary)
+}
+
+public struct RowResult: Sendable {
+    public var location: SourceLocation
+    public var destination: String
+    public var outcome: Outcome
+    public var remoteID: String?
+    public var reason: String?
+}
+
+public struct RunSummary: Sendable {
+    public var runID: String
+    public var rows: Int
+    public var counts: [Outcome: Int]
+    public var seconds: Double
+    public var dryRun: Bool
+}
+
+public struct ImportOptions: Sendable {
+    public var files: [String]
+    public var reader = RowReaderOptions()
+    public var mapping: Mapping?
+    public var databasePath = "leadport.db"
+    public var campaign: String?
+    public var user = "00000000-0000-0000-0000-000000000000"
+    public var region: String?
+    public var dateOrder: DateOrder?
+    public var dryRun = false
+    public var exportPath: String?
+    public var reportPath: String?
+    public var rejectsPath: String?
+
+    public init(files: [String]) { self.files = files }
+}
+
+/// One `leadport import`: every row of every file ends in exactly one outcome.
+public final class ImportRun {
+    private let options: ImportOptions
+    private let emit: (ProgressEvent) -> Void
+    private let destination: String
+
+    public init(options: ImportOptions, emit: @escaping (ProgressEvent) -> Void) {
+        self.options = options
+        self.emit = emit
+        destination = "sqlite:" + options.databasePath
+    }
+
+    private struct Pending {
+        var lead: Lead
+        var cells: [String]
+        var key: String?
+        var hash: String
+        var outcome: Outcome?
+        var reason: String?
+        var remoteID: String?
+    }
+
+    public func run() throws -> RunSummary {
+        let started = Date()
+        let runID = UUID().uuidString.lowercased()
+        let store = try LeadStore(path: options.databasePath)
+        let plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
+        var total = 0
+        for file in options.files { total += try openRowReader(path: file, options: readerOptions()).count().rows }
+        emit(.runStarted(runID: runID, inputs: options.files, destinations: [destination], total: total))
+        if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
+
+        var campaignID: String?
+        var target = plans.first?.mapping.target ?? .contacts
+        // An auto-mapped list imported into a campaign fills its recipient addresses too.
+        if options.campaign != nil, options.mapping == nil { target = .both }
+        let campaignRef = options.campaign ?? plans.first?.mapping.defaults.campaign
+        if let campaignRef {
+            campaignID = try store.campaign(campaignRef, owner: options.user, create: !options.dryRun)?.id ?? (options.dryRun ? "(new campaign)" : nil)
+        } else if target != .contacts {
+            throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
+        }
+
+        let report = try options.reportPath.map { try CSVWriter(path: $0, protectFormulas: false) }
+        let rejects = try options.rejectsPath.map { try CSVWriter(path: $0) }
+        let export = try options.exportPath.map { try CSVWriter(path: $0) }
+        try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
+
+        var counts: [Outcome: Int] = [:]
+        var rows = 0
+        var seenKeys: [String: Int] = [:]
+        for (file, plan) in zip(options.files, plans) {
+            let builder = LeadBuilder(plan: plan, region: options.region ?? plan.mapping.defaults.region ?? "US",
+                                      dateOrder: options.dateOrder ?? plan.mapping.defaults.dateOrder,
+                                      defaultState: plan.mapping.defaults.state, style: plan.mapping.defaults.addressStyle ?? .usps)
+            try rejects?.write(plan.headers + ["_source_file", "_source_sheet", "_source_row", "_reason"])
+            try export?.write(plan.headers + ExportColumns.names + ["_status", "_reason", "_source_row"])
+            let reader = try openRowReader(path: file, options: readerOptions())
+            var batch: [Pending] = []
+            func flush() throws {
+                try deliver(&batch, store: store, campaign: campaignID, target: target, runID: runID)
+                for p in batch {
+                    let outcome = p.outcome ?? .failed
+                    counts[outcome, default: 0] += 1
+                    rows += 1
+                    let result = RowResult(location: p.lead.source, destination: destination, outcome: outcome, remoteID: p.remoteID, reason: p.reason)
+                    emit(.row(result))
+                    try report?.write([p.lead.source.file, p.lead.source.sheet ?? "", String(p.lead.source.row), destination, outcome.rawValue, p.remoteID ?? "", p.reason ?? ""])
+                    if outcome == .rejected {
+                        try rejects?.write(padded(p.cells, plan.headers.count) + [p.lead.source.file, p.lead.source.sheet ?? "", String(p.lead.source.row), p.reason ?? ""])
+                    }
+                    try export?.write(padded(p.cells, plan.headers.count) + ExportColumns.values(p.lead) + [outcome.rawValue, p.reason ?? "", String(p.lead.source.row)])
+                }
+                batch.removeAll(keepingCapacity: true)
+            }
+            while let row = try reader.next() {
+                if let header = plan.headerRow, row.location.row <= header { continue }
+                let lead = builder.build(row)
+                var pending = Pending(lead: lead, cells: row.cells, key: DedupeKey.make(lead, kinds: plan.mapping.dedupe), hash: ContentHash.of(lead, target: target))
+                if row.isBlank {
+                    pending.outcome = .skipped
+                    pending.reason = "blank row"
+                } else if let reason = rejection(lead, plan: plan) {
+                    pending.outcome = .rejected
+                    pending.reason = reason
+                } else if let key = pending.key, let first = seenKeys[key] {
+                    pending.outcome = .skipped
+                    pending.reason = "duplicate of row \(first) (same \(key.split(separator: ":").first ?? "key"))"
+                } else if let key = pending.key {
+                    seenKeys[key] = row.location.row
+                }
+                batch.append(pending)
+                if batch.count >= 500 { try flush() }
+            }
+            try flush()
+        }
+        try report?.close()
+        try rejects?.close()
+        try export?.close()
+        if !options.dryRun { try store.finishRun(id: runID, counts: counts, rows: rows) }
+        let summary = RunSummary(runID: runID, rows: rows, counts: counts, seconds: Date().timeIntervalSince(started), dryRun: options.dryRun)
+        emit(.runFinished(summary))
+        return summary
+    }
+
+    private func readerOptions() -> RowReaderOptions {
+        var o = options.reader
+        if o.sheet == nil { o.sheet = options.mapping?.sheet }
+        return o
+    }
+
+    private func padded(_ cells: [String], _ width: Int) -> [String] {
+        cells.count >= width ? cells : cells + Array(repeating: "", count: width - cells.count)
+    }
+
+    /// Why a lead cannot be imported, or nil.
+    private func rejection(_ lead: Lead, plan: ColumnPlan) -> String? {
+        let hasName = lead.fullName != nil
+        let hasAddress = lead.address.deliveryLine != nil
+        if !hasName && lead.email == nil && lead.phone == nil && lead.mobile == nil && !hasAddress {
+            let problems = lead.issues.filter { $0.code != .repairedValue && $0.code != .emailSuggestion }.map(\.message)
+            return problems.isEmpty ? "no name, email, phone or address" : problems.joined(separator: "; ")
+        }
+        for field in plan.mapping.required {
+            let present: Bool
+            switch field {
+            case .fullName, .firstName, .lastName: present = hasName
+            case .email: present = lead.email != nil
+            case .phone, .mobile: present = lead.phone != nil || lead.mobile != nil
+            case .address: present = hasAddress
+            case .zip: present = lead.address.postalCode != nil
+            default: present = true
+            }
+            if !present {
+                let problem = lead.issues.first { $0.message.hasPrefix(field.rawValue) || ($0.code == .invalidEmail && field == .email) || ($0.code == .invalidPhone && field == .phone) }
+                return problem?.message ?? "required \(field.rawValue) is missing"
+            }
+        }
+        return nil
+    }
+
+    private func deliver(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
+        let keys = batch.compactMap { $0.outcome == nil ? $0.key : nil }
+        let known = try store.ledger(destination: destination, keys: keys)
+        if options.dryRun {
+            for k in batch.indices where batch[k].outcome == nil {
+                if let key = batch[k].key, let entry = known[key] {
+                    batch[k].outcome = entry.contentHash == batch[k].hash ? .unchanged : .updated
+                    batch[k].remoteID = entry.remoteID
+                } else {
+                    batch[k].outcome = .created
+                }
+            }
+            return
+        }
+        try store.transaction { tx in
+            for k in batch.indices where batch[k].outcome == nil {
+                let lead = batch[k].lead
+                let key = batch[k].key ?? "row:\(lead.source.file):\(lead.source.sheet ?? ""):\(lead.source.row)"
+                if let entry = known[key] {
+                    batch[k].remoteID = entry.remoteID
+                    if entry.contentHash == batch[k].hash {
+                        batch[k].outcome = .unchanged
+                        continue
+                    }
+                    let ids = entry.remoteID.split(separator: "|").map(String.init)
+                    if target != .campaignAddresses, let contact = ids.first(where: { !$0.hasPrefix("a:") }) {
+                        try tx.updateContact(id: contact, fullName: displayName(lead), phone: lead.phone ?? lead.mobile, email: lead.email,
+                                             address: lead.address.formatted, notes: lead.notes)
+                    }
+                    if let address = ids.first(where: { $0.hasPrefix("a:") }) {
+                        try tx.updateAddress(id: String(address.dropFirst(2)), address: lead.address, raw: rawAddress(lead))
+                    }
+                    batch[k].outcome = .updated
+                } else {
+                    var ids: [String] = []
+                    var addressID: String?
+                    if target != .contacts, let campaign, lead.address.deliveryLine != nil {
+                        let id = UUID().uuidString.lowercased()
+                        try tx.insertAddress(id: id, campaign: campaign, address: lead.address, raw: rawAddress(lead), seq: try tx.nextSeq(campaign: campaign))
+                        addressID = id
+                    }
+                    if target != .campaignAddresses {
+                        let id = UUID().uuidString.lowercased()
+                        try tx.insertContact(id: id, user: options.user, fullName: displayName(lead), phone: lead.phone ?? lead.mobile,
+                                             email: lead.email, address: lead.address.formatted, campaign: campaign, addressID: addressID, notes: lead.notes)
+                        ids.append(id)
+                    }
+                    if let addressID { ids.append("a:" + addressID) }
+                    batch[k].remoteID = ids.joined(separator: "|")
+                    batch[k].outcome = .created
+                }
+                try tx.record(destination: destination, key: key, remoteID: batch[k].remoteID ?? "", hash: batch[k].hash, run: runID, source: lead.source)
+            }
+        }
+    }
+
+    private func displayName(_ lead: Lead) -> String {
+        lead.fullName ?? lead.company ?? lead.email ?? lead.phone ?? lead.address.deliveryLine ?? "(no name)"
+    }
+
+    private func rawAddress(_ lead: Lead) -> String? {
+        lead.address.deliveryLine
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import LeadCore
+import LeadNormalize
+
+/// Turns one row into a lead through the column plan and every rule, recording where each
+/// field came from and every problem found.
+struct LeadBuilder {
+    let plan: ColumnPlan
+    let region: String
+    let dateOrder: DateOrder?
+    let defaultState: String?
+    let style: AddressStyle
+
+    func build(_ row: RawRow) -> Lead {
+        var lead = Lead(source: row.location)
+        lead.issues = row.issues
+        var values: [LeadField: (String, Int)] = [:]
+        for (k, cell) in row.cells.enumerated() {
+            let value = cell.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !value.isEmpty else { continue }
+            if let field = plan.fields[k] {
+                if values[field] == nil { values[field] = (value, k) }
+            } else if plan.mapping.extras != .drop {
+                let header = k < plan.headers.count && !plan.headers[k].isEmpty ? plan.headers[k] : Column.letters(for: k)
+                lead.extras.append((header, value))
+            }
+        }
+        func located(_ k: Int) -> SourceLocation {
+            var l = row.location
+            l.column = Column(index: k, name: k < plan.headers.count ? plan.headers[k] : nil)
+            return l
+        }
+        func origin(_ field: LeadField) { if let (_, k) = values[field] { lead.origins[field] = .column(Column(index: k)) } }
+
+        // Names.
+        if let (text, _) = values[.fullName] {
+            let n = NameRule.parse(text)
+            (lead.prefix, lead.givenName, lead.middleName, lead.familyName, lead.suffix, lead.nickname) = (n.prefix, n.given, n.middle, n.family, n.suffix, n.nickname)
+            (lead.household, lead.secondGivenName, lead.secondFamilyName) = (n.household, n.secondGiven, n.secondFamily)
+            origin(.fullName)
+        }
+        if let (text, _) = values[.firstName] { lead.givenName = NameRule.properCase(text); origin(.firstName) }
+        if let (text, _) = values[.lastName] { lead.familyName = text.split(separator: " ").map { NameRule.properCase(String($0)) }.joined(separator: " "); origin(.lastName) }
+        // Email.
+        if let (text, k) = values[.email] {
+            let r = EmailRule.normalize(text)
+            if r.valid {
+                lead.email = r.normalized
+                origin(.email)
+            } else {
+                lead.issues.append(LeadIssue(.invalidEmail, "email \"\(text)\": \(r.problem ?? "not valid")", at: located(k)))
+            }
+            if let suggestion = r.suggestion {
+                lead.emailSuggestion = suggestion
+                lead.issues.append(LeadIssue(.emailSuggestion, "email \"\(text)\": did you mean \(suggestion)? (not applied)", at: located(k)))
+            }
+        }
+        // Phones.
+        for field in [LeadField.phone, .mobile] {
+            guard let (text, k) = values[field] else { continue }
+            let r = PhoneRule.normalize(text, region: region)
+            if r.valid, let e164 = r.e164 {
+                if field == .phone { lead.phone = e164; lead.phoneExtension = r.extension } else { lead.mobile = e164 }
+                origin(field)
+            } else {
+                lead.issues.append(LeadIssue(.invalidPhone, "phone \"\(text)\": \(r.problem ?? "not valid")", at: located(k)))
+            }
+        }
+        // Property address: one line, or street + city/state/zip columns.
+        if let (text, k) = values[.address] {
+            let hasParts = values[.city] != nil || values[.state] != nil || values[.zip] != nil
+            let parsed = hasParts ? AddressRule.parseStreetLine(text, style: style) : AddressRule.parse(text, style: style, defaultState: defaultState)
+            lead.address = parsed.address
+            for problem in parsed.problems { lead.issues.append(LeadIssue(.invalidAddress, "address \"\(text)\": \(problem)", at: located(k))) }
+            for repair in parsed.repairs { lead.issues.append(LeadIssue(.repairedValue, repair, at: located(k))) }
+            origin(.address)
+        }
+        var property = lead.address
+        applyParts(&property, city: values[.city], state: values[.state], zip: values[.zip], unit: values[.unit], lead: &lead, located: located)
+        lead.address = property
+        if values[.mailingAddress] != nil || values[.mailingCity] != nil || values[.mailingZip] != nil {
+            var mailing = PostalAddress()
+            if let (text, _) = values[.mailingAddress] {
+                let hasParts = values[.mailingCity] != nil || values[.mailingZip] != nil
+                mailing = (hasParts ? AddressRule.parseStreetLine(text, style: style) : AddressRule.parse(text, style: style)).address
+            }
+            applyParts(&mailing, city: values[.mailingCity], state: values[.mailingState], zip: values[.mailingZip], unit: nil, lead: &lead, located: located)
+            lead.mailingAddress = mailing
+        }
+        // The rest.
+        if let (text, _) = values[.company] { lead.company = text }
+        if let (text, _) = values[.notes] { lead.notes = text }
+        if let (text, _) = values[.status] { lead.status = text }
+        if let (text, _) = values[.source] { lead.leadSource = text }
+        if let (text, k) = values[.date] {
+            let r = DateRule.normalize(text, order: dateOrder)
+            if r.valid { lead.date = r.iso } else {
+                lead.issues.append(LeadIssue(r.ambiguous ? .ambiguousDate : .invalidDate, "date \"\(text)\": \(r.problem ?? "not a date")", at: located(k)))
+            }
+        }
+        if plan.mapping.extras == .notes, !lead.extras.isEmpty {
+            let lines = lead.extras.map { "\($0.header): \($0.value)" }
+            lead.notes = ([lead.notes].compactMap { $0 } + lines).joined(separator: "\n")
+        }
+        return lead
+    }
+
+    private func applyParts(_ address: inout PostalAddress, city: (String, Int)?, state: (String, Int)?, zip: (String, Int)?, unit: (String, Int)?,
+                            lead: inout Lead, located: (Int) -> SourceLocation) {
+        let usps = style == .usps
+        if let (text, _) = city { address.city = usps ? text.uppercased() : text }
+        if let (text, k) = state {
+            if let code = StateTable.code(for: text) { address.state = code } else {
+                lead.issues.append(LeadIssue(.invalidAddress, "state \"\(text)\" is not a US state or Canadian province", at: located(k)))
+            }
+        }
+        if let (text, _) = unit {
+            let parsed = AddressRule.parseStreetLine("0 X ST " + text, style: style).address
+            address.unitType = parsed.unitType ?? (usps ? "#" : nil)
+            address.unitID = parsed.unitID ?? text
+        }
+        if let (text, k) = zip {
+            let state = address.state ?? defaultState
+            if text.count == 6 || text.count == 7, text.first?.isLetter == true {
+                address.postalCode = text.uppercased().replacingOccurrences(of: " ", with: "").enumerated().map { $0.offset == 3 ? " \($0.element)" : String($0.element) }.joined()
+                address.country = "CA"
+            } else {
+                switch ExcelRepair.usZip(text, state: state) {
+                case .unchanged(let z), .repaired(let z, _):
+                    if case .repaired(_, let note) = ExcelRepair.usZip(text, state: state) {
+                        lead.issues.append(LeadIssue(.repairedValue, "ZIP \(text) → \(z): \(note)", at: located(k)))
+                    }
+                    address.postalCode = String(z.prefix(5))
+                    address.zip4 = z.count == 10 ? String(z.suffix(4)) : nil
+                case .invalid(let why):
+                    lead.issues.append(LeadIssue(.invalidAddress, "ZIP \"\(text)\": \(why)", at: located(k)))
+                }
+            }
+        }
+        if address.state == nil, let defaultState, !address.isEmpty { address.state = StateTable.code(for: defaultState) }
+        if address.country == nil, !address.isEmpty { address.country = address.state.map { StateTable.isCanadian($0) ? "CA" : "US" } ?? "US" }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import LeadCore
+
+/// Suggests a mapping from headers and the shape of the data: header synonyms (English and
+/// common Spanish ones) and what the values look like (a column of email addresses is email
+/// whatever its header), each suggestion with a confidence from 0 to 1.
+public enum AutoMapper {
+    public struct Suggestion: Sendable, Equatable {
+        public var column: Int
+        public var header: String
+        public var field: LeadField?
+        public var confidence: Double
+        public var why: String
+    }
+
+    /// Below this a column is left unmapped; an identifying field below it stops an import.
+    public static let threshold = 0.7
+
+    static let synonyms: [(LeadField, [String])] = [
+        (.email, ["email", "e-mail", "email address", "e-mail address", "emails", "primary email", "correo", "correo electronico", "email 1"]),
+        (.firstName, ["first name", "first", "given name", "firstname", "fname", "owner first name", "nombre", "primer nombre"]),
+        (.lastName, ["last name", "last", "surname", "family name", "lastname", "lname", "owner last name", "apellido", "apellidos"]),
+        (.fullName, ["name", "full name", "contact", "contact name", "owner name", "owner", "owner 1", "client", "lead name", "nombre completo", "cliente"]),
+        (.mobile, ["mobile", "cell", "cell phone", "mobile phone", "cellphone", "celular", "movil", "telefono movil"]),
+        (.phone, ["phone", "phone number", "telephone", "tel", "home phone", "work phone", "phone 1", "primary phone", "telefono", "numero de telefono"]),
+        (.unit, ["unit", "apt", "apartment", "suite", "address 2", "address line 2", "street 2", "unit number"]),
+        (.address, ["address", "street", "street address", "property address", "site address", "address 1", "address line 1", "street 1", "mailing street", "direccion", "domicilio", "calle"]),
+        (.city, ["city", "town", "property city", "site city", "locality", "ciudad", "municipio"]),
+        (.state, ["state", "province", "st", "property state", "site state", "state/province", "estado", "provincia"]),
+        (.zip, ["zip", "zip code", "zipcode", "postal code", "postcode", "property zip", "site zip", "zip/postal code", "codigo postal", "cp"]),
+        (.country, ["country", "pais"]),
+        (.mailingAddress, ["mailing address", "mail address", "owner mailing address", "mailing address 1"]),
+        (.mailingCity, ["mailing city", "mail city"]),
+        (.mailingState, ["mailing state", "mail state"]),
+        (.mailingZip, ["mailing zip", "mail zip", "mailing zip code", "mailing postal code"]),
+        (.company, ["company", "organization", "organisation", "business", "company name", "empresa", "compania"]),
+        (.notes, ["notes", "note", "comments", "comment", "description", "notas", "comentarios"]),
+        (.source, ["source", "lead source", "fuente", "origen"]),
+        (.status, ["status", "stage", "lead status", "estado del lead"]),
+        (.date, ["date", "created", "created at", "date added", "signed up", "fecha"]),
+    ]
+
+    /// Lower case, accents and punctuation folded, so `E-Mail:` and `Teléfono` match.
+    static func fold(_ header: String) -> String {
+        let folded = header.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        let spaced = String(folded.map { $0.isLetter || $0.isNumber || $0 == "/" ? $0 : " " })
+        return spaced.split(separator: " ").joined(separator: " ")
+    }
+
+    /// What the values look like, when at least 80% of the non-empty ones agree.
+    static func shape(of values: [String]) -> LeadField? {
+        let sample = values.prefix(200)
+        guard !sample.isEmpty else { return nil }
+        func share(_ test: (String) -> Bool) -> Bool { sample.filter(test).count * 5 >= sample.count * 4 }
+        if share({ EmailRule.normalize($0).valid }) { return .email }
+        if share({ v in v.filter(\.isNumber).count >= 7 && PhoneRule.normalize(v).possible && !v.contains("/") && !(v.count == 10 && v.dropFirst(4).first == "-") }) { return .phone }
+        if share({ v in (v.count == 5 || v.count == 10) && v.prefix(5).allSatisfy(\.isNumber) }) { return .zip }
+        if share({ v in v.count == 2 && StateTable.code(for: v) != nil }) { return .state }
+        if share({ v in v.first?.isNumber == true && AddressRule.parseStreetLine(v).address.streetSuffix != nil }) { return .address }
+        return nil
+    }
+
+    public static func suggest(header: String, values: [String], column: Int) -> Suggestion {
+        let h = fold(header)
+        let shaped = shape(of: values)
+        var byHeader: (LeadField, Double)?
+        if !h.isEmpty {
+            if let exact = synonyms.first(where: { $0.1.contains(h) }) {
+                byHeader = (exact.0, 0.9)
+            } else if let partial = synonyms.first(where: { $0.1.contains { $0.count > 3 && h.contains($0) } }) {
+                byHeader = (partial.0, 0.75)
+            }
+        }
+        switch (byHeader, shaped) {
+        case let ((field, _)?, shape?) where shape == field || (shape == .phone && field == .mobile):
+            return Suggestion(column: column, header: header, field: field, confidence: 0.99, why: "header and values agree")
+        case let ((field, confidence)?, shape?) where [.email, .phone].contains(shape) && ![.email, .phone, .mobile].contains(field):
+            // The values are unmistakable; the header is not.
+            return Suggestion(column: column, header: header, field: shape, confidence: 0.85, why: "values look like \(shape.rawValue), header suggests \(field.rawValue) (\(confidence))")
+        case let ((field, confidence)?, _):
+            return Suggestion(column: column, header: header, field: field, confidence: confidence, why: "header")
+        case let (nil, shape?):
+            let confidence = [.email, .phone].contains(shape) ? 0.85 : 0.5
+            return Suggestion(column: column, header: header, field: shape, confidence: confidence, why: "values look like \(shape.rawValue)")
+        case (nil, nil):
+            return Suggestion(column: column, header: header, field: nil, confidence: 0, why: "no match")
+        }
+    }
+
+    /// A mapping from the suggestions at or above the threshold; each field goes to the most
+    /// confident column (the others stay extras).
+    public static func mapping(headers: [String], suggestions: [Suggestion]) -> Mapping {
+        var mapping = Mapping()
+        var taken: [LeadField: Double] = [:]
+        for s in suggestions.sorted(by: { $0.confidence > $1.confidence }) {
+            guard let field = s.field, s.confidence >= threshold, taken[field] == nil else { continue }
+            let header = s.header.isEmpty ? Column.letters(for: s.column) : s.header
+            mapping.columns[header] = field
+            taken[field] = s.confidence
+        }
+        return mapping
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import LeadCore
+import Yams
+
+/// A saved mapping (YAML; docs/mappings.md): which columns fill which lead fields, where
+/// the leads go, and the defaults the rules need.
+public struct Mapping: Codable, Sendable, Equatable {
+    public enum Target: String, Codable, Sendable {
+        case contacts
+        case campaignAddresses = "campaign_addresses"
+        case both
+    }
+
+    public enum Extras: String, Codable, Sendable {
+        /// Keep unmapped columns with the lead (exported; sent where a destination has room).
+        case keep
+        /// Append them to the notes as `Header: value` lines.
+        case notes
+        case drop
+    }
+
+    public struct Defaults: Codable, Sendable, Equatable {
+        /// Phone region (ISO 3166), e.g. `US`.
+        public var region: String?
+        public var dateOrder: DateOrder?
+        public var state: String?
+        public var campaign: String?
+        public var addressStyle: AddressStyle?
+
+        enum CodingKeys: String, CodingKey {
+            case region, state, campaign
+            case dateOrder = "date_order"
+            case addressStyle = "address_style"
+        }
+
+        public init() {}
+    }
+
+    public var target: Target = .contacts
+    public var sheet: String?
+    /// 1-based row of the header; detected when absent.
+    public var headerRow: Int?
+    /// Header text (or column letter) → field.
+    public var columns: [String: LeadField] = [:]
+    public var defaults = Defaults()
+    /// Dedupe keys in order: `email`, `phone` (E.164 + family name), `address` (+ unit).
+    public var dedupe: [DedupeKeyKind] = [.email, .phone, .address]
+    public var required: [LeadField] = []
+    public var extras: Extras = .keep
+
+    enum CodingKeys: String, CodingKey {
+        case target, sheet, columns, defaults, dedupe, required, extras
+        case headerRow = "header_row"
+    }
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        target = try c.decodeIfPresent(Target.self, forKey: .target) ?? .contacts
+        sheet = try c.decodeIfPresent(String.self, forKey: .sheet)
+        headerRow = try c.decodeIfPresent(Int.self, forKey: .headerRow)
+        columns = try c.decodeIfPresent([String: LeadField].self, forKey: .columns) ?? [:]
+        defaults = try c.decodeIfPresent(Defaults.self, forKey: .defaults) ?? Defaults()
+        dedupe = try c.decodeIfPresent([DedupeKeyKind].self, forKey: .dedupe) ?? [.email, .phone, .address]
+        required = try c.decodeIfPresent([LeadField].self, forKey: .required) ?? []
+        extras = try c.decodeIfPresent(Extras.self, forKey: .extras) ?? .keep
+    }
+
+    /// Reads a mapping file; errors name the file and what is wrong.
+    public static func load(path: String) throws -> Mapping {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw MappingError.unreadable(path)
+        }
+        do {
+            return try YAMLDecoder().decode(Mapping.self, from: text)
+        } catch let error as DecodingError {
+            throw MappingError.invalid(path, MappingError.describe(error))
+        } catch {
+            throw MappingError.invalid(path, "\(error)")
+        }
+    }
+
+    /// The mapping as YAML, with the fields in a stable order.
+    public func yaml(comment: String? = nil) -> String {
+        var lines: [String] = []
+        if let comment { lines += comment.split(separator: "\n").map { "# \($0)" } }
+        lines.append("target: \(target.rawValue)")
+        if let sheet { lines.append("sheet: \(quoted(sheet))") }
+        if let headerRow { lines.append("header_row: \(headerRow)") }
+        lines.append("columns:")
+        for (header, field) in columns.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(quoted(header)): \(field.rawValue)")
+        }
+        lines.append("defaults:")
+        lines.append("  region: \(defaults.region ?? "US")")
+        if let order = defaults.dateOrder { lines.append("  date_order: \(order.rawValue)") }
+        if let state = defaults.state { lines.append("  state: \(state)") }
+        if let campaign = defaults.campaign { lines.append("  campaign: \(quoted(campaign))") }
+        lines.append("dedupe: [\(dedupe.map(\.rawValue).joined(separator: ", "))]")
+        if !required.isEmpty { lines.append("required: [\(required.map(\.rawValue).joined(separator: ", "))]") }
+        lines.append("extras: \(extras.rawValue)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func quoted(_ s: String) -> String {
+        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+public enum DedupeKeyKind: String, Codable, Sendable, CaseIterable {
+    case email, phone, address
+}
+
+public enum MappingError: Error, CustomStringConvertible, Equatable {
+    case unreadable(String)
+    case invalid(String, String)
+    case unknownPreset(String, available: [String])
+    case unknownColumn(String, String, available: [String])
+    /// Auto-mapping could not decide with enough confidence.
+    case lowConfidence(String, String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path): return "\(path): cannot read the mapping file"
+        case .invalid(let path, let why): return "\(path): not a valid mapping: \(why)"
+        case .unknownPreset(let name, let available): return "no preset \"\(name)\"; presets: \(available.joined(separator: ", "))"
+        case .unknownColumn(let file, let column, let available):
+            return "\(file): the mapping names a column \"\(column)\" that the file does not have; its columns: \(available.map { "\"\($0)\"" }.joined(separator: ", "))"
+        case .lowConfidence(let file, let why): return "\(file): \(why)"
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c):
+            let path = c.codingPath.map(\.stringValue).joined(separator: ".")
+            var text = c.debugDescription
+            if let under = c.underlyingError { text += " (\(under))" }
+            return path.isEmpty ? text : "at \(path): \(text)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

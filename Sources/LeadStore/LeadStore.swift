@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+import LeadCore
+
+/// The embedded default destination: a SQLite file with FLYR-compatible `campaigns`,
+/// `campaign_addresses` and `contacts` tables, and LeadPort's own run and ledger tables.
+public final class LeadStore {
+    public let path: String
+    private let db: DatabaseQueue
+
+    /// The ledger's record of one lead at one destination.
+    public struct LedgerEntry: Sendable, Equatable {
+        public var remoteID: String
+        public var contentHash: String
+    }
+
+    public init(path: String) throws {
+        self.path = path
+        var config = Configuration()
+        config.label = "leadport"
+        do {
+            db = try DatabaseQueue(path: path, configuration: config)
+            try Self.migrator.migrate(db)
+        } catch {
+            throw StoreError(path: path, message: "\(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("flyr-tables") { db in
+            try db.execute(sql: """
+                CREATE TABLE campaigns (
+                  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, name TEXT NOT NULL,
+                  type TEXT, address_source TEXT CHECK (address_source IN ('closest_home','import_list','map','same_street')),
+                  status TEXT DEFAULT 'draft', total_flyers INTEGER DEFAULT 0,
+                  created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));
+                CREATE TABLE campaign_addresses (
+                  id TEXT PRIMARY KEY, campaign_id TEXT NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+                  address TEXT, formatted TEXT, house_number TEXT, street_name TEXT, locality TEXT, region TEXT,
+                  postal_code TEXT, coordinate TEXT, gers_id TEXT, seq INTEGER,
+                  source TEXT CHECK (source IN ('closest_home','import_list','map','same_street')),
+                  created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+                  UNIQUE (campaign_id, gers_id));
+                CREATE INDEX idx_addresses_campaign ON campaign_addresses(campaign_id);
+                CREATE TABLE contacts (
+                  id TEXT PRIMARY KEY, user_id TEXT NOT NULL, full_name TEXT NOT NULL, phone TEXT, email TEXT,
+                  address TEXT, campaign_id TEXT REFERENCES campaigns(id), address_id TEXT REFERENCES campaign_addresses(id) ON DELETE SET NULL,
+                  status TEXT CHECK (status IN ('hot','warm','cold','new')), notes TEXT,
+                  created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+                  updated_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));
+                CREATE INDEX idx_contacts_campaign ON contacts(campaign_id);
+                CREATE TABLE leadport_runs (
+                  id TEXT PRIMARY KEY, started_at TEXT NOT NULL, finished_at TEXT, inputs TEXT NOT NULL,
+                  rows INTEGER, created INTEGER, updated INTEGER, unchanged INTEGER, skipped INTEGER, rejected INTEGER);
+                CREATE TABLE leadport_ledger (
+                  destination TEXT NOT NULL, dedupe_key TEXT NOT NULL, remote_id TEXT NOT NULL, content_hash TEXT NOT NULL,
+                  run_id TEXT NOT NULL, source_file TEXT, source_sheet TEXT, source_row INTEGER,
+                  updated_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+                  PRIMARY KEY (destination, dedupe_key));
+                """)
+        }
+        return m
+    }
+
+    /// The id of the campaign named or numbered `reference`, created (as an `import_list`
+    /// campaign) when no campaign has that id or name.
+    public func campaign(_ reference: String, owner: String, create: Bool) throws -> (id: String, created: Bool)? {
+        try db.write { db in
+            if let id = try String.fetchOne(db, sql: "SELECT id FROM campaigns WHERE id = ? OR name = ? ORDER BY id = ? DESC LIMIT 1", arguments: [reference, reference, reference]) {
+                return (id, false)
+            }
+            guard create else { return nil }
+            let id = UUID().uuidString.lowercased()
+            try db.execute(sql: "INSERT INTO campaigns (id, owner_id, name, type, address_source, status) VALUES (?, ?, ?, 'flyer', 'import_list', 'draft')",
+                           arguments: [id, owner, reference])
+            return (id, true)
+        }
+    }
+
+    public func ledger(destination: String, keys: [String]) throws -> [String: LedgerEntry] {
+        try db.read { db in
+            var found: [String: LedgerEntry] = [:]
+            for chunk in stride(from: 0, to: keys.count, by: 500).map({ Array(keys[$0..<min($0 + 500, keys.count)]) }) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try Row.fetchAll(db, sql: "SELECT dedupe_key, remote_id, content_hash FROM leadport_ledger WHERE destination = ? AND dedupe_key IN (\(marks))",
+                                            arguments: StatementArguments([destination] + chunk))
+                for row in rows { found[row["dedupe_key"]] = LedgerEntry(remoteID: row["remote_id"], contentHash: row["content_hash"]) }
+            }
+            return found
+        }
+    }
+
+    /// Runs `body` in one transaction: rows and their ledger entries land together or not at all.
+    public func transaction<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try db.write { db in try body(StoreTransaction(db: db)) }
+    }
+
+    public func startRun(id: String, inputs: [String]) throws {
+        try db.write { db in
+            try db.execute(sql: "INSERT INTO leadport_runs (id, started_at, inputs) VALUES (?, strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?)",
+                           arguments: [id, inputs.joined(separator: "\n")])
+        }
+    }
+
+    public func finishRun(id: String, counts: [Outcome: Int], rows: Int) throws {
+        try db.write { db in
+            try db.execute(sql: """
+                UPDATE leadport_runs SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'), rows = ?, created = ?, updated = ?,
+                unchanged = ?, skipped = ?, rejected = ? WHERE id = ?
+                """, arguments: [rows, counts[.created] ?? 0, counts[.updated] ?? 0, counts[.unchanged] ?? 0,
+                                 counts[.skipped] ?? 0, counts[.rejected] ?? 0, id])
+        }
+    }
+
+    /// Rows of a table, for tests and `make demo`.
+    public func count(_ table: String) throws -> Int {
+        try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+    }
+}
+
+/// Writes inside one transaction of the store.
+public struct StoreTransaction {
+    let db: Database
+
+    public func insertContact(id: String, user: String, fullName: String, phone: String?, email: String?, address: String?,
+                              campaign: String?, addressID: String?, notes: String?) throws {
+        try db.execute(sql: "INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, status, notes) VALUES (?,?,?,?,?,?,?,?,'new',?)",
+                       arguments: [id, user, fullName, phone, email, address, campaign, addressID, notes])
+    }
+
+    public func updateContact(id: String, fullName: String, phone: String?, email: String?, address: String?, notes: String?) throws {
+        try db.execute(sql: "UPDATE contacts SET full_name = ?, phone = ?, email = ?, address = ?, notes = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?",
+                       arguments: [fullName, phone, email, address, notes, id])
+    }
+
+    public func insertAddress(id: String, campaign: String, address: PostalAddress, raw: String?, seq: Int) throws {
+        try db.execute(sql: """
+            INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source)
+            VALUES (?,?,?,?,?,?,?,?,?,?,'import_list')
+            """, arguments: [id, campaign, raw, address.formatted, address.houseNumber, streetName(address), address.city, address.state,
+                             address.zip4.map { "\(address.postalCode ?? "")-\($0)" } ?? address.postalCode, seq])
+    }
+
+    public func updateAddress(id: String, address: PostalAddress, raw: String?) throws {
+        try db.execute(sql: "UPDATE campaign_addresses SET address = ?, formatted = ?, house_number = ?, street_name = ?, locality = ?, region = ?, postal_code = ? WHERE id = ?",
+                       arguments: [raw, address.formatted, address.houseNumber, streetName(address), address.city, address.state,
+                                   address.zip4.map { "\(address.postalCode ?? "")-\($0)" } ?? address.postalCode, id])
+    }
+
+    public func nextSeq(campaign: String) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) + 1 FROM campaign_addresses WHERE campaign_id = ?", arguments: [campaign]) ?? 1
+    }
+
+    public func record(destination: String, key: String, remoteID: String, hash: String, run: String, source: SourceLocation) throws {
+        try db.execute(sql: """
+            INSERT INTO leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row)
+            VALUES (?,?,?,?,?,?,?,?)
+            ON CONFLICT (destination, dedupe_key) DO UPDATE SET remote_id = excluded.remote_id, content_hash = excluded.content_hash,
+              run_id = excluded.run_id, source_file = excluded.source_file, source_sheet = excluded.source_sheet,
+              source_row = excluded.source_row, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+            """, arguments: [destination, key, remoteID, hash, run, source.file, source.sheet, source.row])
+    }
+
+    /// FLYR keeps the street name with its directionals and suffix (`N MAIN ST`), and the unit.
+    private func streetName(_ a: PostalAddress) -> String? {
+        let unit = [a.unitType, a.unitID].compactMap { $0 }.joined(separator: " ")
+        guard let street = a.poBoxID.map({ "PO BOX \($0)" }) ?? a.streetLine else { return nil }
+        return unit.isEmpty ? street : street + " " + unit
+    }
+}
+
+public struct StoreError: Error, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): \(message)" }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Writes RFC 4180 CSV to a file, a row at a time. Cells that a spreadsheet would run as a
+/// formula (starting with `=`, `+`, `-`, `@`, tab or carriage return) get a leading `'`,
+/// as OWASP advises for CSV injection, when `protectFormulas` is on.
+public final class CSVWriter {
+    private let handle: FileHandle
+    private var buffer = Data()
+    public let path: String
+    private let protectFormulas: Bool
+
+    public init(path: String, protectFormulas: Bool = true) throws {
+        self.path = path
+        self.protectFormulas = protectFormulas
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw WriterError(path: path, message: "cannot create the file")
+        }
+        self.handle = handle
+    }
+
+    public func write(_ cells: [String]) throws {
+        var line = ""
+        for (k, cell) in cells.enumerated() {
+            if k > 0 { line += "," }
+            line += field(cell)
+        }
+        line += "\r\n"
+        buffer.append(contentsOf: line.utf8)
+        if buffer.count > 1 << 16 { try flush() }
+    }
+
+    public func close() throws {
+        try flush()
+        try handle.close()
+    }
+
+    private func flush() throws {
+        do {
+            try handle.write(contentsOf: buffer)
+        } catch {
+            throw WriterError(path: path, message: "\(error)")
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    func field(_ cell: String) -> String {
+        var value = cell
+        if protectFormulas, let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
+            value = "'" + value
+        }
+        if value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+            return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return value
+    }
+}
+
+public struct WriterError: Error, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): \(message)" }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import LeadEngine
+
+/// `leadport import`: rows in, clean leads out, every row accounted for.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import lead lists into a destination (default: the embedded SQLite file leadport.db).",
+        discussion: """
+            Every row ends in exactly one outcome: created, updated, unchanged, skipped (a \
+            duplicate in the file) or rejected (with the reason). Running the same import again \
+            creates nothing twice: the ledger remembers each lead by its dedupe key.
+            Exit status: 0 every row delivered or deliberately skipped; 3 some rows rejected; \
+            1 the run failed; 2 a usage or mapping problem.
+            """
+    )
+
+    enum ProgressStyle: String, ExpressibleByArgument, CaseIterable { case auto, bar, plain, jsonl, none }
+
+    @Argument(help: "CSV files or .xlsx workbooks.")
+    var files: [String]
+
+    @Option(help: ArgumentHelp("A mapping file (YAML; see docs/mappings.md).", valueName: "file.yaml"))
+    var mapping: String?
+
+    @Option(help: "A mapping preset from mappings/ (e.g. flyr-recipients, generic-leads).")
+    var preset: String?
+
+    @Option(help: "The sheet to read, by name or 1-based position.")
+    var sheet: String?
+
+    @Option(help: ArgumentHelp("Destination: sqlite:PATH (default sqlite:leadport.db).", valueName: "dest"))
+    var to: String = "sqlite:leadport.db"
+
+    @Option(help: ArgumentHelp("Campaign id or name; created when no campaign has it.", valueName: "id|name"))
+    var campaign: String?
+
+    @Option(help: "Default phone region (ISO 3166 code). Default: the mapping's, else US.")
+    var region: String?
+
+    @Option(help: "How to read dates such as 03/04/2024: mdy or dmy.")
+    var dateOrder: DateOrder?
+
+    @Flag(help: "Show what would be created, updated, left unchanged or rejected; write nothing.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Write the processed spreadsheet (CSV): original and normalised columns, _status, _reason, _source_row.", valueName: "file.csv"))
+    var export: String?
+
+    @Option(help: ArgumentHelp("Write every row's outcome (CSV).", valueName: "file.csv"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("Write the rejected rows (original cells + reason) to fix and re-run.", valueName: "file.csv"))
+    var rejects: String?
+
+    @Option(help: "Progress on stderr: auto (a bar on a terminal, plain lines otherwise), bar, plain, jsonl, none.")
+    var progress: ProgressStyle = .auto
+
+    func validate() throws {
+        if mapping != nil && preset != nil { throw ValidationError("give --mapping or --preset, not both") }
+        guard to.hasPrefix("sqlite:") else {
+            throw ValidationError("destination \"\(to)\" is not available yet; use sqlite:PATH")
+        }
+        if let export, !export.lowercased().hasSuffix(".csv") { throw ValidationError("--export writes CSV for now: give a .csv path") }
+    }
+
+    func run() throws {
+        var options = ImportOptions(files: files)
+        options.reader.sheet = sheet
+        options.databasePath = String(to.dropFirst("sqlite:".count))
+        if let mapping { options.mapping = try Mapping.load(path: mapping) }
+        if let preset { options.mapping = try Presets.load(preset) }
+        options.campaign = campaign
+        options.region = region
+        options.dateOrder = dateOrder
+        options.dryRun = dryRun
+        options.exportPath = export
+        options.reportPath = report
+        options.rejectsPath = rejects
+        let style: ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
+        let reporter = ProgressReporter(style: style)
+        let summary = try ImportRun(options: options, emit: reporter.handle).run()
+        if (summary.counts[.rejected] ?? 0) > 0 || (summary.counts[.failed] ?? 0) > 0 { throw ExitCode(3) }
+    }
+}
+
+/// Mapping presets shipped in mappings/ beside the binary's repository.
+enum Presets {
+    static func directory() -> String {
+        if let env = ProcessInfo.processInfo.environment["LEADPORT_MAPPINGS"] { return env }
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = url.appendingPathComponent("mappings")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
+            url.deleteLastPathComponent()
+        }
+        return "mappings"
+    }
+
+    static func load(_ name: String) throws -> Mapping {
+        let dir = directory()
+        let path = dir + "/" + name + ".yaml"
+        guard FileManager.default.fileExists(atPath: path) else {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+            throw MappingError.unknownPreset(name, available: names)
+        }
+        return try Mapping.load(path: path)
+    }
+}
