@@ -125,16 +125,9 @@ struct LeadBuilder {
                 address.postalCode = text.uppercased().replacingOccurrences(of: " ", with: "").enumerated().map { $0.offset == 3 ? " \($0.element)" : String($0.element) }.joined()
                 address.country = "CA"
             } else {
-                switch ExcelRepair.usZip(text, state: state) {
-                case .unchanged(let z), .repaired(let z, _):
-                    if case .repaired(_, let note) = ExcelRepair.usZip(text, state: state) {
-                        lead.issues.append(LeadIssue(.repairedValue, "ZIP \(text) → \(z): \(note)", at: located(k)))
-                    }
-                    address.postalCode = String(z.prefix(5))
-                    address.zip4 = z.count == 10 ? String(z.suffix(4)) : nil
-                case .invalid(let why):
-                    lead.issues.append(LeadIssue(.invalidAddress, "ZIP \"\(text)\": \(why)", at: located(k)))
-                }
+                let (repair, problem) = ExcelRepair.applyUSZip(text, state: state, to: &address)
+                if let repair { lead.issues.append(LeadIssue(.repairedValue, repair, at: located(k))) }
+                if let problem { lead.issues.append(LeadIssue(.invalidAddress, "ZIP \"\(text)\": \(problem)", at: located(k))) }
             }
         }
         if address.state == nil, let defaultState, !address.isEmpty { address.state = StateTable.code(for: defaultState) }

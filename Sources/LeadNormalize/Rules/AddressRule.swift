@@ -70,14 +70,9 @@ public enum AddressRule {
             result.address.country = StateTable.isCanadian(state) ? "CA" : "US"
         }
         if let rawZip {
-            switch ExcelRepair.usZip(rawZip, state: result.address.state ?? defaultState) {
-            case .unchanged(let z), .repaired(let z, _):
-                if case .repaired(_, let note) = ExcelRepair.usZip(rawZip, state: result.address.state ?? defaultState) { result.repairs.append("ZIP \(rawZip) → \(z): \(note)") }
-                result.address.postalCode = String(z.prefix(5))
-                if z.count == 10 { result.address.zip4 = String(z.suffix(4)) }
-            case .invalid(let why):
-                result.problems.append(why)
-            }
+            let (repair, problem) = ExcelRepair.applyUSZip(rawZip, state: result.address.state ?? defaultState, to: &result.address)
+            if let repair { result.repairs.append(repair) }
+            if let problem { result.problems.append(problem) }
         }
         // The city: its own comma segment, or what follows the street.
         let segments = Set(tokens.map(\.segment))

@@ -1,4 +1,5 @@
 import Foundation
+import LeadCore
 /// Undoes what Excel does to identifiers it takes for numbers: ZIP codes that lost their
 /// leading zero, ZIP+4 run together, phones shown as `2015550123.0` or in scientific notation.
 public enum ExcelRepair {
@@ -77,6 +78,23 @@ public enum ExcelRepair {
         case 8: return checked("0" + digits.prefix(4), String(digits.suffix(4)), "leading zero restored")
         default: return .invalid("\(text) has \(digits.count) digits; a ZIP code has 5 (or 9 with ZIP+4)")
         }
+    }
+
+    /// Repairs `text` as a US ZIP and stores it in `address` (ZIP and ZIP+4). Returns what was
+    /// repaired, or the problem when it is not a ZIP code (the address is then left alone).
+    public static func applyUSZip(_ text: String, state: String?, to address: inout PostalAddress) -> (repair: String?, problem: String?) {
+        let zip: String
+        var repair: String?
+        switch usZip(text, state: state) {
+        case .unchanged(let z): zip = z
+        case .repaired(let z, let note):
+            zip = z
+            repair = "ZIP \(text) → \(z): \(note)"
+        case .invalid(let why): return (nil, why)
+        }
+        address.postalCode = String(zip.prefix(5))
+        address.zip4 = zip.count == 10 ? String(zip.suffix(4)) : nil
+        return (repair, nil)
     }
 
     private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
