@@ -64,10 +64,10 @@ public enum Inspector {
                 samples.append(v)
                 if samples.count == 3 { break }
             }
-            let suggestion = ColumnProfiler.suggest(header: name, kind: kind)
+            let suggestion = AutoMapper.suggest(header: name, values: values, column: k)
             columns.append(Inspection.ColumnSummary(index: k, letters: Column.letters(for: k), name: name, kind: kind,
                                                     samples: samples, filled: values.count,
-                                                    suggestedField: suggestion?.field, confidence: suggestion?.confidence ?? 0))
+                                                    suggestedField: suggestion.field?.rawValue, confidence: suggestion.confidence))
         }
         return Inspection(source: source, sheets: sheets, headerRow: headerIndex.map { head[$0].location.row },
                           dataRows: total - (headerIndex.map { $0 + 1 } ?? 0), columns: columns)
