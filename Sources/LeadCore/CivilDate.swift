@@ -33,6 +33,35 @@ public enum CivilDate {
         return (m <= 2 ? y + 1 : y, m, d)
     }
 
+    /// (year, month, day) → days since 1970-01-01; the inverse of `fromDays`.
+    public static func days(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The 1900-system Excel serial of a real date from 1900-03-01 on, or of an ISO
+    /// `YYYY-MM-DD` string; nil for text that is not one, or a date Excel cannot show.
+    public static func excelSerial(iso text: String) -> Int? {
+        let b = Array(text.utf8)
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ r: Range<Int>) -> Int? {
+            var n = 0
+            for k in r {
+                guard b[k] >= 48 && b[k] <= 57 else { return nil }
+                n = n * 10 + Int(b[k] - 48)
+            }
+            return n
+        }
+        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10),
+              (1...12).contains(m), d >= 1, d <= daysInMonth(y, m) else { return nil }
+        let serial = days(y, m, d) + 25_569
+        return serial >= 61 ? serial : nil
+    }
+
     public static func daysInMonth(_ y: Int, _ m: Int) -> Int {
         switch m {
         case 2: return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28

@@ -17,9 +17,19 @@ public enum Leadport {
 
     /// Runs `leadport arguments…` in `directory` (default: the repository root).
     public static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Result {
+        try run(program: binary, arguments, in: directory, stdin: stdin)
+    }
+
+    /// Runs another program (a checker such as `python3`, found on PATH when not a path).
+    public static func run(program: URL, _ arguments: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if program.path.contains("/") && FileManager.default.isExecutableFile(atPath: program.path) {
+            process.executableURL = program
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [program.lastPathComponent] + arguments
+        }
         process.currentDirectoryURL = directory ?? Fixture.root
         let out = Pipe()
         let err = Pipe()

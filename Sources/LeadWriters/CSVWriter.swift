@@ -8,6 +8,7 @@ public final class CSVWriter {
     private var buffer = Data()
     public let path: String
     private let protectFormulas: Bool
+    var lastHeader: [String]?
 
     public init(path: String, protectFormulas: Bool = true) throws {
         self.path = path

@@ -44,7 +44,8 @@ struct Import: ParsableCommand {
     @Flag(help: "Show what would be created, updated, left unchanged or rejected; write nothing.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp("Write the processed spreadsheet (CSV): original and normalised columns, _status, _reason, _source_row.", valueName: "file.csv"))
+    @Option(help: ArgumentHelp("Write the processed spreadsheet (.xlsx or .csv): original and normalised columns, _status, _reason, _source_row.",
+                               valueName: "file.xlsx|file.csv"))
     var export: String?
 
     @Option(help: ArgumentHelp("Write every row's outcome (CSV).", valueName: "file.csv"))
@@ -61,7 +62,9 @@ struct Import: ParsableCommand {
         guard to.hasPrefix("sqlite:") else {
             throw ValidationError("destination \"\(to)\" is not available yet; use sqlite:PATH")
         }
-        if let export, !export.lowercased().hasSuffix(".csv") { throw ValidationError("--export writes CSV for now: give a .csv path") }
+        if let export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {
+            throw ValidationError("--export writes a workbook or CSV: give a .xlsx or .csv file name, not \"\(export)\"")
+        }
     }
 
     func run() throws {

@@ -1,5 +1,6 @@
 import LeadCore
 import LeadNormalize
+import LeadWriters
 
 /// The key a lead is known by, in the mapping's order: `email:…`, `phone:+1…|family`,
 /// `address:123 N MAIN ST APT 4|02134`.
@@ -42,14 +43,16 @@ enum ContentHash {
 /// The normalised columns added to the processed spreadsheet.
 enum ExportColumns {
     static let names = ["full_name", "first_name", "last_name", "email", "email_suggestion", "phone", "mobile", "address", "house_number",
-                        "street", "unit", "city", "state", "zip", "issues"]
+                        "street", "unit", "city", "state", "zip", "date", "issues"]
 
-    static func values(_ lead: Lead) -> [String] {
+    /// Phones, ZIPs and the rest as text; the date as a real date.
+    static func values(_ lead: Lead) -> [SheetCell] {
         let a = lead.address
         let unit = [a.unitType, a.unitID].compactMap { $0 }.joined(separator: " ")
-        return [lead.fullName ?? "", lead.givenName ?? "", lead.familyName ?? "", lead.email ?? "", lead.emailSuggestion ?? "",
-                lead.phone ?? "", lead.mobile ?? "", a.formatted ?? "", a.houseNumber ?? "", a.poBoxID.map { "PO BOX \($0)" } ?? a.streetLine ?? "",
-                unit, a.city ?? "", a.state ?? "", a.zip4.map { "\(a.postalCode ?? "")-\($0)" } ?? a.postalCode ?? "",
-                lead.issues.map(\.message).joined(separator: "; ")]
+        let text: [String] = [lead.fullName ?? "", lead.givenName ?? "", lead.familyName ?? "", lead.email ?? "", lead.emailSuggestion ?? "",
+                              lead.phone ?? "", lead.mobile ?? "", a.formatted ?? "", a.houseNumber ?? "",
+                              a.poBoxID.map { "PO BOX \($0)" } ?? a.streetLine ?? "", unit, a.city ?? "", a.state ?? "",
+                              a.zip4.map { "\(a.postalCode ?? "")-\($0)" } ?? a.postalCode ?? ""]
+        return text.map(SheetCell.text) + [lead.date.map(SheetCell.date) ?? .text(""), .text(lead.issues.map(\.message).joined(separator: "; "))]
     }
 }

@@ -90,7 +90,7 @@ public final class ImportRun {
 
         let report = try options.reportPath.map { try CSVWriter(path: $0, protectFormulas: false) }
         let rejects = try options.rejectsPath.map { try CSVWriter(path: $0) }
-        let export = try options.exportPath.map { try CSVWriter(path: $0) }
+        let export = try options.exportPath.map { try openTableWriter(path: $0) }
         try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
 
         var counts: [Outcome: Int] = [:]
@@ -101,7 +101,7 @@ public final class ImportRun {
                                       dateOrder: options.dateOrder ?? plan.mapping.defaults.dateOrder,
                                       defaultState: plan.mapping.defaults.state, style: plan.mapping.defaults.addressStyle ?? .usps)
             try rejects?.write(plan.headers + ["_source_file", "_source_sheet", "_source_row", "_reason"])
-            try export?.write(plan.headers + ExportColumns.names + ["_status", "_reason", "_source_row"])
+            try export?.startSheet(sheetName(file: file), header: plan.headers + ExportColumns.names + ["_status", "_reason", "_source_row"])
             let reader = try openRowReader(path: file, options: readerOptions())
             var batch: [Pending] = []
             func flush() throws {
@@ -116,7 +116,8 @@ public final class ImportRun {
                     if outcome == .rejected {
                         try rejects?.write(padded(p.cells, plan.headers.count) + [p.lead.source.file, p.lead.source.sheet ?? "", String(p.lead.source.row), p.reason ?? ""])
                     }
-                    try export?.write(padded(p.cells, plan.headers.count) + ExportColumns.values(p.lead) + [outcome.rawValue, p.reason ?? "", String(p.lead.source.row)])
+                    try export?.write(padded(p.cells, plan.headers.count).map(SheetCell.text) + ExportColumns.values(p.lead)
+                                      + [.text(outcome.rawValue), .text(p.reason ?? ""), .number(Double(p.lead.source.row))])
                 }
                 batch.removeAll(keepingCapacity: true)
             }
@@ -154,6 +155,11 @@ public final class ImportRun {
         var o = options.reader
         if o.sheet == nil { o.sheet = options.mapping?.sheet }
         return o
+    }
+
+    /// The processed sheet for one input is named after its file.
+    private func sheetName(file: String) -> String {
+        ((file as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
     private func padded(_ cells: [String], _ width: Int) -> [String] {

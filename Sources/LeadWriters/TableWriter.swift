@@ -1,0 +1,48 @@
+import Foundation
+
+/// One cell of a written table. Text stays text (a ZIP such as `02134` or a phone such as
+/// `+16175550123` is never turned into a number); a date is a real date in a workbook.
+public enum SheetCell: Sendable, Equatable {
+    case text(String)
+    case number(Double)
+    /// `YYYY-MM-DD`.
+    case date(String)
+
+    /// The cell as CSV writes it.
+    public var plainText: String {
+        switch self {
+        case .text(let s), .date(let s): return s
+        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+        }
+    }
+}
+
+/// A spreadsheet written a row at a time, in constant memory: a CSV file or a workbook.
+public protocol TableWriter: AnyObject {
+    var path: String { get }
+    /// Starts a section named after its input (a sheet in a workbook); its first row is `header`.
+    func startSheet(_ name: String, header: [String]) throws
+    func write(_ row: [SheetCell]) throws
+    func close() throws
+}
+
+/// Opens the writer for `path` by its extension: `.xlsx` or `.csv`.
+public func openTableWriter(path: String) throws -> TableWriter {
+    switch (path as NSString).pathExtension.lowercased() {
+    case "xlsx": return try XLSXWriter(path: path)
+    case "csv": return try CSVWriter(path: path)
+    default: throw WriterError(path: path, message: "cannot tell what to write: give a .xlsx or .csv file name")
+    }
+}
+
+extension CSVWriter: TableWriter {
+    /// A CSV file has one header; a later input whose columns differ gets its own header row.
+    public func startSheet(_ name: String, header: [String]) throws {
+        if header != lastHeader { try write(header) }
+        lastHeader = header
+    }
+
+    public func write(_ row: [SheetCell]) throws {
+        try write(row.map(\.plainText))
+    }
+}
