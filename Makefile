@@ -16,6 +16,14 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
+# Python modules the tests (openpyxl checks our workbooks) and the benchmark's baseline need.
+PY_TEST := openpyxl
+PY_BENCH := openpyxl phonenumbers usaddress
+define pip_install
+	@missing=""; for m in $(1); do python3 -c "import $$m" 2>/dev/null || missing="$$missing $$m"; done; \
+	if [ -n "$$missing" ]; then echo "pip installing:$$missing"; python3 -m pip install -q --disable-pip-version-check $$missing; fi
+endef
+
 build: deps
 	$(SWIFT) build
 
@@ -34,10 +42,12 @@ demo: build
 	  status=$$?; echo "exit status $$status (3: some rows were rejected; see demo-output/rejects.csv)"; [ $$status -eq 0 ] || [ $$status -eq 3 ]
 
 test: deps
+	$(call pip_install,$(PY_TEST))
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
 bench: release
+	$(call pip_install,$(PY_BENCH))
 	python3 bench/run.py --binary $(BIN_RELEASE)
 
 clean:
