@@ -34,6 +34,11 @@ public enum IssueCode: String, Sendable, Codable, CaseIterable {
     case missingRequired = "missing_required"
     case duplicateInFile = "duplicate_in_file"
     case notALead = "not_a_lead"
+
+    /// Problems met while reading the file, before any rule.
+    public var isReadProblem: Bool {
+        self == .raggedRow || self == .encodingFallback || self == .nulBytesRemoved
+    }
 }
 
 /// What a failure means for the run (dlt's terminal/transient split).

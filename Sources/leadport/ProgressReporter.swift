@@ -51,6 +51,14 @@ final class ProgressReporter {
             o.set("outcome", r.outcome.rawValue)
             if let id = r.remoteID { o.set("remote_id", id) }
             if let reason = r.reason { o.set("reason", reason) }
+        case .batch(let b):
+            o.set("event", "batch")
+            o.set("t", elapsed)
+            o.set("destination", b.destination)
+            o.set("size", b.size)
+            o.set("status", b.status)
+            o.set("attempt", b.attempt)
+            if let retry = b.retryAfter { o.set("retry_after", retry) }
         case .runFinished(let s):
             o.set("event", "run_finished")
             o.set("t", elapsed)
@@ -77,6 +85,8 @@ final class ProgressReporter {
                 lastDraw = now
                 draw()
             }
+        case .batch:
+            break
         case .runFinished(let s):
             if style == .bar { draw(); writeRaw("\n") }
             summary(s)

@@ -5,9 +5,15 @@ import LeadReaders
 /// Which column feeds which field, settled once per file from a mapping or the auto-mapper.
 public struct ColumnPlan: Sendable {
     public var headerRow: Int?
+    /// Rows the reader gives up to and including the header (title rows, notes, the header).
+    public var rowsThroughHeader: Int
     public var headers: [String]
     /// Column index → field.
     public var fields: [Int: LeadField]
+    /// Column index → transforms to apply first.
+    public var transforms: [Int: ColumnRule]
+    /// Columns the mapping ignores: neither a field nor an extra.
+    public var ignored: Set<Int>
     public var suggestions: [AutoMapper.Suggestion]
     public var mapping: Mapping
 
@@ -44,7 +50,7 @@ public struct ColumnPlan: Sendable {
                 mapping.required = given.required
                 mapping.extras = given.extras
             }
-            if !mapping.columns.values.contains(where: \.isIdentifying) {
+            if !mapping.columns.values.contains(where: { $0.field?.isIdentifying == true }) {
                 let unsure = suggestions.filter { $0.field != nil }.map { "\($0.header.isEmpty ? Column.letters(for: $0.column) : $0.header) → \($0.field!.rawValue) (\(String(format: "%.2f", $0.confidence)))" }
                 throw MappingError.lowConfidence(file, "could not tell which columns hold names, emails, phones or addresses" +
                     (unsure.isEmpty ? "" : "; best guesses: " + unsure.joined(separator: ", ")) +
@@ -52,16 +58,25 @@ public struct ColumnPlan: Sendable {
             }
         }
         var fields: [Int: LeadField] = [:]
-        for (header, field) in mapping.columns {
-            if let k = headers.firstIndex(where: { $0 == header }) ?? headers.firstIndex(where: { $0.lowercased() == header.lowercased() }) {
-                fields[k] = field
-            } else if header.count <= 3, header.allSatisfy({ $0.isLetter && $0.isUppercase }) {
-                fields[header.unicodeScalars.reduce(0) { $0 * 26 + Int($1.value) - 64 } - 1] = field
+        var transforms: [Int: ColumnRule] = [:]
+        var ignored: Set<Int> = []
+        for (header, rule) in mapping.columns {
+            let k: Int
+            if let found = headers.firstIndex(where: { $0 == header }) ?? headers.firstIndex(where: { $0.lowercased() == header.lowercased() }) {
+                k = found
+            } else if header.count <= 3, header.allSatisfy({ $0.isASCII && $0.isLetter && $0.isUppercase }) {
+                k = header.unicodeScalars.reduce(0) { $0 * 26 + Int($1.value) - 64 } - 1
             } else {
                 throw MappingError.unknownColumn(file, header, available: headers.filter { !$0.isEmpty })
             }
+            if let field = rule.field {
+                fields[k] = field
+                if !rule.transforms.isEmpty { transforms[k] = rule }
+            } else {
+                ignored.insert(k)
+            }
         }
-        return ColumnPlan(headerRow: headerIndex.map { head[$0].location.row }, headers: headers, fields: fields,
-                          suggestions: suggestions, mapping: mapping)
+        return ColumnPlan(headerRow: headerIndex.map { head[$0].location.row }, rowsThroughHeader: headerIndex.map { $0 + 1 } ?? 0, headers: headers, fields: fields,
+                          transforms: transforms, ignored: ignored, suggestions: suggestions, mapping: mapping)
     }
 }

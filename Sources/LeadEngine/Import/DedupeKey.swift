@@ -56,3 +56,59 @@ enum ExportColumns {
         return text.map(SheetCell.text) + [lead.date.map(SheetCell.date) ?? .text(""), .text(lead.issues.map(\.message).joined(separator: "; "))]
     }
 }
+
+extension DedupeKey {
+    /// Why two rows with this key are the same lead, in words.
+    static func reason(_ key: String, lead: Lead) -> String {
+        switch key.prefix { $0 != ":" } {
+        case "email": return "same email"
+        case "phone": return "same phone and family name"
+        case "address": return lead.address.unitID != nil ? "same address and unit" : "same address"
+        default: return "same key"
+        }
+    }
+}
+
+/// Whether a lead has a field a mapping requires, and which mapped fields can supply it.
+enum RequiredField {
+    static func isPresent(_ field: LeadField, in lead: Lead) -> Bool {
+        let a = lead.address
+        switch field {
+        case .fullName: return lead.fullName != nil
+        case .firstName: return lead.givenName != nil
+        case .lastName: return lead.familyName != nil
+        case .email: return lead.email != nil
+        case .phone: return lead.phone != nil || lead.mobile != nil
+        case .mobile: return lead.mobile != nil
+        case .company: return lead.company != nil
+        case .notes: return lead.notes != nil
+        case .status: return lead.status != nil
+        case .source: return lead.leadSource != nil
+        case .date: return lead.date != nil
+        case .address: return a.deliveryLine != nil
+        case .unit: return a.unitID != nil
+        case .city: return a.city != nil
+        case .state: return a.state != nil
+        case .zip: return a.postalCode != nil
+        case .country: return a.country != nil
+        case .mailingAddress: return lead.mailingAddress?.deliveryLine != nil
+        case .mailingCity: return lead.mailingAddress?.city != nil
+        case .mailingState: return lead.mailingAddress?.state != nil
+        case .mailingZip: return lead.mailingAddress?.postalCode != nil
+        }
+    }
+
+    /// Whether a column mapped to `mapped` feeds the required `field` (a full name feeds the
+    /// first and last names; a one-line address feeds its city, state and ZIP).
+    static func feeds(_ mapped: LeadField, _ field: LeadField) -> Bool {
+        if mapped == field { return true }
+        switch field {
+        case .fullName: return mapped == .firstName || mapped == .lastName
+        case .firstName, .lastName: return mapped == .fullName
+        case .phone: return mapped == .mobile
+        case .city, .state, .zip, .unit: return mapped == .address
+        case .mailingCity, .mailingState, .mailingZip: return mapped == .mailingAddress
+        default: return false
+        }
+    }
+}

@@ -9,6 +9,8 @@ import LeadWriters
 public enum ProgressEvent: Sendable {
     case runStarted(runID: String, inputs: [String], destinations: [String], total: Int)
     case row(RowResult)
+    /// One batch sent to a destination (for the embedded SQLite, one transaction).
+    case batch(BatchResult)
     case runFinished(RunSummary)
 }
 
@@ -18,6 +20,20 @@ public struct RowResult: Sendable {
     public var outcome: Outcome
     public var remoteID: String?
     public var reason: String?
+}
+
+public struct BatchResult: Sendable {
+    public var destination: String
+    public var size: Int
+    public var status: String
+    public var attempt: Int
+    public var retryAfter: Double?
+}
+
+/// Where in the pipeline a row was turned away: reading it, its rules and required fields,
+/// the in-file dedupe, or the destination.
+public enum RejectStage: String, Sendable {
+    case read, normalize, dedupe, destination
 }
 
 public struct RunSummary: Sendable {
@@ -64,6 +80,7 @@ public final class ImportRun {
         var hash: String
         var outcome: Outcome?
         var reason: String?
+        var stage: RejectStage?
         var remoteID: String?
     }
 
@@ -73,7 +90,9 @@ public final class ImportRun {
         let store = try LeadStore(path: options.databasePath)
         let plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
         var total = 0
-        for file in options.files { total += try openRowReader(path: file, options: readerOptions()).count().rows }
+        for (file, plan) in zip(options.files, plans) {
+            total += try openRowReader(path: file, options: readerOptions()).count().rows - plan.rowsThroughHeader
+        }
         emit(.runStarted(runID: runID, inputs: options.files, destinations: [destination], total: total))
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
 
@@ -100,7 +119,7 @@ public final class ImportRun {
             let builder = LeadBuilder(plan: plan, region: options.region ?? plan.mapping.defaults.region ?? "US",
                                       dateOrder: options.dateOrder ?? plan.mapping.defaults.dateOrder,
                                       defaultState: plan.mapping.defaults.state, style: plan.mapping.defaults.addressStyle ?? .usps)
-            try rejects?.write(plan.headers + ["_source_file", "_source_sheet", "_source_row", "_reason"])
+            try rejects?.write(plan.headers + ["_source_file", "_source_sheet", "_source_row", "_stage", "_reason"])
             try export?.startSheet(sheetName(file: file), header: plan.headers + ExportColumns.names + ["_status", "_reason", "_source_row"])
             let reader = try openRowReader(path: file, options: readerOptions())
             var batch: [Pending] = []
@@ -114,7 +133,8 @@ public final class ImportRun {
                     emit(.row(result))
                     try report?.write([p.lead.source.file, p.lead.source.sheet ?? "", String(p.lead.source.row), destination, outcome.rawValue, p.remoteID ?? "", p.reason ?? ""])
                     if outcome == .rejected {
-                        try rejects?.write(padded(p.cells, plan.headers.count) + [p.lead.source.file, p.lead.source.sheet ?? "", String(p.lead.source.row), p.reason ?? ""])
+                        try rejects?.write(padded(p.cells, plan.headers.count) + [p.lead.source.file, p.lead.source.sheet ?? "", String(p.lead.source.row),
+                                                                                      (p.stage ?? .destination).rawValue, p.reason ?? ""])
                     }
                     try export?.write(padded(p.cells, plan.headers.count).map(SheetCell.text) + ExportColumns.values(p.lead)
                                       + [.text(outcome.rawValue), .text(p.reason ?? ""), .number(Double(p.lead.source.row))])
@@ -128,12 +148,14 @@ public final class ImportRun {
                 if row.isBlank {
                     pending.outcome = .skipped
                     pending.reason = "blank row"
-                } else if let reason = rejection(lead, plan: plan) {
+                } else if let (stage, reason) = rejection(lead, plan: plan) {
                     pending.outcome = .rejected
                     pending.reason = reason
+                    pending.stage = stage
                 } else if let key = pending.key, let first = seenKeys[key] {
                     pending.outcome = .skipped
-                    pending.reason = "duplicate of row \(first) (same \(key.split(separator: ":").first ?? "key"))"
+                    pending.reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: lead)))"
+                    pending.stage = .dedupe
                 } else if let key = pending.key {
                     seenKeys[key] = row.location.row
                 }
@@ -166,36 +188,33 @@ public final class ImportRun {
         cells.count >= width ? cells : cells + Array(repeating: "", count: width - cells.count)
     }
 
-    /// Why a lead cannot be imported, or nil.
-    private func rejection(_ lead: Lead, plan: ColumnPlan) -> String? {
-        let hasName = lead.fullName != nil
+    /// Why a lead cannot be imported, and at which stage, or nil.
+    private func rejection(_ lead: Lead, plan: ColumnPlan) -> (RejectStage, String)? {
         let hasAddress = lead.address.deliveryLine != nil
-        if !hasName && lead.email == nil && lead.phone == nil && lead.mobile == nil && !hasAddress {
+        if lead.fullName == nil && lead.email == nil && lead.phone == nil && lead.mobile == nil && !hasAddress {
+            let readProblems = lead.issues.filter { $0.code.isReadProblem }.map(\.message)
+            if !readProblems.isEmpty { return (.read, readProblems.joined(separator: "; ")) }
             let problems = lead.issues.filter { $0.code != .repairedValue && $0.code != .emailSuggestion }.map(\.message)
-            return problems.isEmpty ? "no name, email, phone or address" : problems.joined(separator: "; ")
+            return (.normalize, problems.isEmpty ? "no name, email, phone or address" : problems.joined(separator: "; "))
         }
-        for field in plan.mapping.required {
-            let present: Bool
-            switch field {
-            case .fullName, .firstName, .lastName: present = hasName
-            case .email: present = lead.email != nil
-            case .phone, .mobile: present = lead.phone != nil || lead.mobile != nil
-            case .address: present = hasAddress
-            case .zip: present = lead.address.postalCode != nil
-            default: present = true
+        for field in plan.mapping.required where !RequiredField.isPresent(field, in: lead) {
+            let columns = plan.fields.filter { RequiredField.feeds($0.value, field) }.map(\.key).sorted()
+            // A value that was there but did not pass its rule says why; otherwise it is empty.
+            if let problem = lead.issues.first(where: { issue in
+                issue.code != .repairedValue && issue.code != .emailSuggestion && columns.contains { $0 == issue.location?.column?.index }
+            }) {
+                return (.normalize, "required \(field.rawValue): \(problem.message)")
             }
-            if !present {
-                let problem = lead.issues.first { $0.message.hasPrefix(field.rawValue) || ($0.code == .invalidEmail && field == .email) || ($0.code == .invalidPhone && field == .phone) }
-                return problem?.message ?? "required \(field.rawValue) is missing"
-            }
+            let named = columns.map { k in k < plan.headers.count && !plan.headers[k].isEmpty ? "\"\(plan.headers[k])\"" : Column.letters(for: k) }
+            if named.isEmpty { return (.normalize, "required \(field.rawValue) is not mapped to any column") }
+            return (.normalize, "required \(field.rawValue) is empty (column \(named.joined(separator: ", ")))")
         }
         return nil
     }
 
     private func deliver(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
-        let keys = batch.compactMap { $0.outcome == nil ? $0.key : nil }
-        let known = try store.ledger(destination: destination, keys: keys)
         if options.dryRun {
+            let known = try store.ledger(destination: destination, keys: batch.compactMap { $0.outcome == nil ? $0.key : nil })
             for k in batch.indices where batch[k].outcome == nil {
                 if let key = batch[k].key, let entry = known[key] {
                     batch[k].outcome = entry.contentHash == batch[k].hash ? .unchanged : .updated
@@ -206,6 +225,20 @@ public final class ImportRun {
             }
             return
         }
+        let size = batch.filter { $0.outcome == nil }.count
+        guard size > 0 else { return }
+        do {
+            try write(&batch, store: store, campaign: campaign, target: target, runID: runID)
+        } catch {
+            emit(.batch(BatchResult(destination: destination, size: size, status: "failed", attempt: 1, retryAfter: nil)))
+            throw error
+        }
+        emit(.batch(BatchResult(destination: destination, size: size, status: "ok", attempt: 1, retryAfter: nil)))
+    }
+
+    /// One transaction: creates or updates each lead that has no outcome yet, and records it in the ledger.
+    private func write(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
+        let known = try store.ledger(destination: destination, keys: batch.compactMap { $0.outcome == nil ? $0.key : nil })
         try store.transaction { tx in
             for k in batch.indices where batch[k].outcome == nil {
                 let lead = batch[k].lead

@@ -16,11 +16,12 @@ struct LeadBuilder {
         lead.issues = row.issues
         var values: [LeadField: (String, Int)] = [:]
         for (k, cell) in row.cells.enumerated() {
-            let value = cell.trimmingCharacters(in: .whitespacesAndNewlines)
+            var value = cell.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let rule = plan.transforms[k] { value = rule.apply(value).trimmingCharacters(in: .whitespacesAndNewlines) }
             guard !value.isEmpty else { continue }
             if let field = plan.fields[k] {
                 if values[field] == nil { values[field] = (value, k) }
-            } else if plan.mapping.extras != .drop {
+            } else if plan.mapping.extras != .drop && !plan.ignored.contains(k) {
                 let header = k < plan.headers.count && !plan.headers[k].isEmpty ? plan.headers[k] : Column.letters(for: k)
                 lead.extras.append((header, value))
             }

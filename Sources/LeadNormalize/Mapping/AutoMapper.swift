@@ -95,7 +95,7 @@ public enum AutoMapper {
         for s in suggestions.sorted(by: { $0.confidence > $1.confidence }) {
             guard let field = s.field, s.confidence >= threshold, taken[field] == nil else { continue }
             let header = s.header.isEmpty ? Column.letters(for: s.column) : s.header
-            mapping.columns[header] = field
+            mapping.columns[header] = ColumnRule(field)
             taken[field] = s.confidence
         }
         return mapping

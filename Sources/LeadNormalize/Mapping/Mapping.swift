@@ -34,14 +34,27 @@ public struct Mapping: Codable, Sendable, Equatable {
         }
 
         public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            try StrictKeys.check(decoder, allowed: ["region", "date_order", "state", "campaign", "address_style"])
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            region = try c.decodeIfPresent(String.self, forKey: .region)
+            dateOrder = try c.decodeIfPresent(DateOrder.self, forKey: .dateOrder)
+            state = try c.decodeIfPresent(String.self, forKey: .state)
+            campaign = try c.decodeIfPresent(String.self, forKey: .campaign)
+            addressStyle = try c.decodeIfPresent(AddressStyle.self, forKey: .addressStyle)
+            if let state, StateTable.code(for: state) == nil {
+                throw DecodingError.dataCorruptedError(forKey: .state, in: c, debugDescription: "\"\(state)\" is not a US state or Canadian province")
+            }
+        }
     }
 
     public var target: Target = .contacts
     public var sheet: String?
     /// 1-based row of the header; detected when absent.
     public var headerRow: Int?
-    /// Header text (or column letter) → field.
-    public var columns: [String: LeadField] = [:]
+    /// Header text (or column letter) → field, transforms, or ignore.
+    public var columns: [String: ColumnRule] = [:]
     public var defaults = Defaults()
     /// Dedupe keys in order: `email`, `phone` (E.164 + family name), `address` (+ unit).
     public var dedupe: [DedupeKeyKind] = [.email, .phone, .address]
@@ -56,11 +69,12 @@ public struct Mapping: Codable, Sendable, Equatable {
     public init() {}
 
     public init(from decoder: any Decoder) throws {
+        try StrictKeys.check(decoder, allowed: ["target", "sheet", "header_row", "columns", "defaults", "dedupe", "required", "extras"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         target = try c.decodeIfPresent(Target.self, forKey: .target) ?? .contacts
         sheet = try c.decodeIfPresent(String.self, forKey: .sheet)
         headerRow = try c.decodeIfPresent(Int.self, forKey: .headerRow)
-        columns = try c.decodeIfPresent([String: LeadField].self, forKey: .columns) ?? [:]
+        columns = try c.decodeIfPresent([String: ColumnRule].self, forKey: .columns) ?? [:]
         defaults = try c.decodeIfPresent(Defaults.self, forKey: .defaults) ?? Defaults()
         dedupe = try c.decodeIfPresent([DedupeKeyKind].self, forKey: .dedupe) ?? [.email, .phone, .address]
         required = try c.decodeIfPresent([LeadField].self, forKey: .required) ?? []
@@ -89,8 +103,8 @@ public struct Mapping: Codable, Sendable, Equatable {
         if let sheet { lines.append("sheet: \(quoted(sheet))") }
         if let headerRow { lines.append("header_row: \(headerRow)") }
         lines.append("columns:")
-        for (header, field) in columns.sorted(by: { $0.key < $1.key }) {
-            lines.append("  \(quoted(header)): \(field.rawValue)")
+        for (header, rule) in columns.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(quoted(header)): \(rule.yaml)")
         }
         lines.append("defaults:")
         lines.append("  region: \(defaults.region ?? "US")")
@@ -131,11 +145,32 @@ public enum MappingError: Error, CustomStringConvertible, Equatable {
         }
     }
 
+    /// Swift's "Cannot initialize Transform from invalid String value shout" in the mapping's terms.
+    static func enumProblem(_ text: String) -> String? {
+        let choices: [String: [String]] = [
+            "Transform": Transform.allCases.map(\.rawValue), "Target": ["contacts", "campaign_addresses", "both"],
+            "Extras": ["keep", "notes", "drop"], "DedupeKeyKind": DedupeKeyKind.allCases.map(\.rawValue),
+            "DateOrder": DateOrder.allCases.map(\.rawValue), "AddressStyle": AddressStyle.allCases.map(\.rawValue),
+            "LeadField": LeadField.allCases.map(\.rawValue),
+        ]
+        let prefix = "Cannot initialize "
+        guard text.hasPrefix(prefix), let from = text.range(of: " from invalid String value ") else { return nil }
+        let type = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<from.lowerBound])
+        let value = String(text[from.upperBound...])
+        guard let allowed = choices[type] else { return nil }
+        let noun = ["DedupeKeyKind": "dedupe key", "DateOrder": "date order", "AddressStyle": "address style", "LeadField": "field"][type] ?? type.lowercased()
+        return "\"\(value)\" is not a \(noun); expected one of: \(allowed.joined(separator: ", "))"
+    }
+
     static func describe(_ error: DecodingError) -> String {
         switch error {
         case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c):
-            let path = c.codingPath.map(\.stringValue).joined(separator: ".")
-            var text = c.debugDescription
+            var path = ""
+            for key in c.codingPath {
+                if let index = key.intValue { path += "[\(index)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
+            }
+            var text = enumProblem(c.debugDescription) ?? c.debugDescription
+            if case .keyNotFound(let key, _) = error { text = "\"\(key.stringValue)\" is missing" }
             if let under = c.underlyingError { text += " (\(under))" }
             return path.isEmpty ? text : "at \(path): \(text)"
         @unknown default:
