@@ -21,7 +21,7 @@ public struct PostalAddress: Sendable, Equatable, Codable {
 
     public var isEmpty: Bool { deliveryLine == nil && city == nil && state == nil && postalCode == nil }
 
-    /// The street part: the street name with its number, directionals, suffix, unit; or the PO box.
+    /// The street: directionals, name and suffix (`N MAIN ST`), without the house number or unit.
     public var streetLine: String? {
         let parts = [streetPredirectional, streetName, streetSuffix, streetPostdirectional].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: " ")

@@ -18,6 +18,8 @@ public struct Inspection: Sendable {
         /// The LeadPort field this column looks like, and how sure that is (0–1).
         public var suggestedField: String?
         public var confidence: Double
+        /// Why: "header", "values look like phone", "header and values agree", …
+        public var reason: String
     }
 
     public var source: SourceDescription
@@ -26,6 +28,15 @@ public struct Inspection: Sendable {
     public var headerRow: Int?
     public var dataRows: Int
     public var columns: [ColumnSummary]
+    public var suggestions: [AutoMapper.Suggestion]
+
+    /// The auto-mapper's mapping for this file, ready to write with `Mapping.yaml`.
+    public var suggestedMapping: Mapping {
+        var mapping = AutoMapper.mapping(headers: columns.map(\.name), suggestions: suggestions)
+        mapping.headerRow = headerRow
+        if source.format == .xlsx, let sheet = source.sheet { mapping.sheet = sheet.name }
+        return mapping
+    }
 }
 
 public enum Inspector {
@@ -55,6 +66,7 @@ public enum Inspector {
         let body = headerIndex.map { Array(rows[($0 + 1)...]) } ?? rows
         let width = max(header.count, body.map { $0.trimmedCells.count }.max() ?? 0)
         var columns: [Inspection.ColumnSummary] = []
+        var suggestions: [AutoMapper.Suggestion] = []
         for k in 0..<width {
             let name = k < header.count ? header[k] : ""
             let values = body.compactMap { k < $0.cells.count && !$0.cells[k].isEmpty ? $0.cells[k] : nil }
@@ -65,12 +77,14 @@ public enum Inspector {
                 if samples.count == 3 { break }
             }
             let suggestion = AutoMapper.suggest(header: name, values: values, column: k)
+            suggestions.append(suggestion)
             columns.append(Inspection.ColumnSummary(index: k, letters: Column.letters(for: k), name: name, kind: kind,
                                                     samples: samples, filled: values.count,
-                                                    suggestedField: suggestion.field?.rawValue, confidence: suggestion.confidence))
+                                                    suggestedField: suggestion.field?.rawValue, confidence: suggestion.confidence,
+                                                    reason: suggestion.why))
         }
         return Inspection(source: source, sheets: sheets, headerRow: headerIndex.map { head[$0].location.row },
-                          dataRows: total - (headerIndex.map { $0 + 1 } ?? 0), columns: columns)
+                          dataRows: total - (headerIndex.map { $0 + 1 } ?? 0), columns: columns, suggestions: suggestions)
     }
 
     private static func size(_ reader: any RowReader) throws -> (rows: Int, columns: Int) {

@@ -41,6 +41,12 @@ enum ExitStatus {
             Glibc.exit(failed)
         }
         if let exit = error as? ExitCode { Glibc.exit(exit.rawValue) }
+        // A bad option or argument: ArgumentParser's message and usage, with our usage status
+        // (2, design.md §4.6) instead of its EX_USAGE (64).
+        if LeadPort.exitCode(for: error) == .validationFailure {
+            printError(LeadPort.fullMessage(for: error))
+            Glibc.exit(usage)
+        }
         LeadPort.exit(withError: error)
     }
 

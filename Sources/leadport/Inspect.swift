@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LeadEngine
 
 /// `leadport inspect`: how LeadPort reads a file.
@@ -7,7 +8,10 @@ struct Inspect: ParsableCommand {
         abstract: "Show how a file reads: format, encoding, delimiter, sheets, header row and columns.",
         discussion: """
             The header row is found past title rows, notes and blank rows. Each column gets an \
-            inferred kind, sample values and the lead field it looks like, with a confidence (0-1).
+            inferred kind, sample values and the lead field it looks like, with a confidence (0-1) \
+            and the reason. Columns at 0.7 or above are mapped when importing without a mapping.
+            --mapping-out writes that suggestion as a mapping file (docs/mappings.md) to edit and \
+            pass to `leadport import --mapping`.
             """
     )
 
@@ -23,6 +27,18 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print the inspection as one JSON document.")
     var json = false
 
+    @Option(help: ArgumentHelp("Write the suggested mapping to this YAML file.", valueName: "file.yaml"))
+    var mappingOut: String?
+
+    @Flag(help: "Let --mapping-out replace an existing file.")
+    var force = false
+
+    func validate() throws {
+        if let mappingOut, !force, FileManager.default.fileExists(atPath: mappingOut) {
+            throw ValidationError("\(mappingOut) already exists; pass --force to replace it")
+        }
+    }
+
     func run() throws {
         var options = RowReaderOptions(sheet: sheet)
         options.delimiter = try DelimiterOption.parse(delimiter)
@@ -33,6 +49,46 @@ struct Inspect: ParsableCommand {
         } else {
             try out.write(InspectionText.render(inspection))
         }
+        if let mappingOut {
+            let text = MappingSuggestion.yaml(inspection, file: file)
+            guard FileManager.default.createFile(atPath: mappingOut, contents: Data(text.utf8)) else {
+                throw ValidationError("cannot write \(mappingOut)")
+            }
+            if !json { try out.write("mapping written to \(mappingOut)\n") }
+        }
+    }
+}
+
+/// The auto-mapper's suggestion as a commented mapping file.
+enum MappingSuggestion {
+    static func yaml(_ i: Inspection, file: String) -> String {
+        let mapping = i.suggestedMapping
+        var order: [String] = []
+        var notes: [String: String] = [:]
+        var unmapped: [String: String] = [:]
+        for (c, s) in zip(i.columns, i.suggestions) {
+            let header = c.name.isEmpty ? c.letters : c.name
+            order.append(header)
+            let confidence = String(format2: s.confidence)
+            if mapping.columns[header] != nil {
+                notes[header] = "\(confidence): \(s.why)"
+            } else if let field = s.field {
+                let why = s.confidence < AutoMapper.threshold
+                    ? "below \(String(format2: AutoMapper.threshold))"
+                    : "\(mapping.columns.first { $0.value.field == field }.map { "\"\($0.key)\"" } ?? "another column") is surer"
+                unmapped[header] = "\(field.rawValue)   # \(confidence): \(s.why); not mapped: \(why)"
+            } else {
+                unmapped[header] = "ignore   # no field matched; kept as an extra unless set to ignore"
+            }
+        }
+        let comment = """
+            Mapping suggested by `leadport inspect` for \((file as NSString).lastPathComponent).
+            Each line: "header": field   # confidence: why. Commented lines were not mapped;
+            uncomment and edit them to use them. Fields and options: docs/mappings.md.
+            Use it with: leadport import FILE --mapping THIS.yaml
+
+            """
+        return mapping.yaml(comment: comment, columnOrder: order, notes: notes, unmapped: unmapped)
     }
 }
 
@@ -59,7 +115,7 @@ enum InspectionText {
         let nameWidth = min(28, i.columns.map { $0.name.count + 2 }.max() ?? 4)
         for c in i.columns {
             let name = "\"\(c.name)\"".padded(to: nameWidth)
-            let field = c.suggestedField.map { "→ \($0) (\(String(format2: c.confidence)))" } ?? "→ (unmapped)"
+            let field = c.suggestedField.map { "→ \($0) (\(String(format2: c.confidence)), \(c.reason))" } ?? "→ (unmapped)"
             let kind = c.kind.padded(to: 7)
             let samples = c.samples.map { "\"\($0)\"" }.joined(separator: ", ")
             lines.append("  \(c.letters.padded(to: 3)) \(name) \(kind) \(field)  e.g. \(samples)")
@@ -89,7 +145,8 @@ enum InspectionJSON {
         let columns = i.columns.map { c in
             object([("index", "\(c.index)"), ("letter", string(c.letters)), ("name", string(c.name)), ("kind", string(c.kind)),
                     ("filled", "\(c.filled)"), ("samples", "[" + c.samples.map(string).joined(separator: ",") + "]"),
-                    ("suggested_field", c.suggestedField.map(string) ?? "null"), ("confidence", String(format2: c.confidence))])
+                    ("suggested_field", c.suggestedField.map(string) ?? "null"), ("confidence", String(format2: c.confidence)),
+                    ("reason", string(c.reason))])
         }
         fields.append(("columns", "[" + columns.joined(separator: ",") + "]"))
         return object(fields)

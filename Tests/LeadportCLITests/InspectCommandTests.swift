@@ -40,4 +40,30 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("leadport: fixtures/bad/legacy-excel-97.xls: this is a legacy Excel 97-2003 workbook"))
     }
+
+    @Test func mappingOutWritesAnEditableMappingThatImportsLikeTheAutoMapper() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-inspect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = dir.appendingPathComponent("owners.yaml")
+        let file = "fixtures/presets/owner-list-xlsxwriter.xlsx"
+        let inspect = try Leadport.run(["inspect", file, "--mapping-out", yaml.path])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        // The confidence and its reason, on screen and in the file.
+        #expect(inspect.stdout.contains("→ date (0.99, header and values agree)"))
+        let text = try String(contentsOf: yaml, encoding: .utf8)
+        #expect(text.contains("header_row: 3"))
+        #expect(text.contains("\"Last Sale Date\": date   # 0.99: header and values agree"))
+        #expect(text.contains("# \"Owner 2 First Name\": first_name   # 0.75: header; not mapped: \"Owner 1 First Name\" is surer"))
+        #expect(text.contains("# \"Bedrooms\": ignore"))
+
+        let again = try Leadport.run(["inspect", file, "--mapping-out", yaml.path])
+        #expect(again.status == 2 && again.stderr.contains("--force"))
+
+        let db = dir.appendingPathComponent("l.db").path
+        let mapped = try Leadport.run(["import", file, "--mapping", yaml.path, "--to", "sqlite:" + db, "--progress", "none", "--dry-run"])
+        let auto = try Leadport.run(["import", file, "--to", "sqlite:" + db, "--progress", "none", "--dry-run"])
+        #expect(mapped.status == 0, "\(mapped.stderr)")
+        #expect(mapped.stderr.components(separatedBy: ": ").last == auto.stderr.components(separatedBy: ": ").last)
+    }
 }

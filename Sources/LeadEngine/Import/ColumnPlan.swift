@@ -66,6 +66,8 @@ public struct ColumnPlan: Sendable {
                 k = found
             } else if header.count <= 3, header.allSatisfy({ $0.isASCII && $0.isLetter && $0.isUppercase }) {
                 k = header.unicodeScalars.reduce(0) { $0 * 26 + Int($1.value) - 64 } - 1
+            } else if mapping.missingColumns == .ignore {
+                continue
             } else {
                 throw MappingError.unknownColumn(file, header, available: headers.filter { !$0.isEmpty })
             }
@@ -75,6 +77,10 @@ public struct ColumnPlan: Sendable {
             } else {
                 ignored.insert(k)
             }
+        }
+        if mapping.missingColumns == .ignore, !fields.values.contains(where: \.isIdentifying) {
+            throw MappingError.invalid(file, "none of the mapping's name, email, phone or address columns is in this file; its columns: "
+                                       + headers.filter { !$0.isEmpty }.map { "\"\($0)\"" }.joined(separator: ", "))
         }
         return ColumnPlan(headerRow: headerIndex.map { head[$0].location.row }, rowsThroughHeader: headerIndex.map { $0 + 1 } ?? 0, headers: headers, fields: fields,
                           transforms: transforms, ignored: ignored, suggestions: suggestions, mapping: mapping)

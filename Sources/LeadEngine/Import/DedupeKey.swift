@@ -3,7 +3,7 @@ import LeadNormalize
 import LeadWriters
 
 /// The key a lead is known by, in the mapping's order: `email:…`, `phone:+1…|family`,
-/// `address:123 N MAIN ST APT 4|02134`.
+/// `address:123 N MAIN ST #4|02134`.
 enum DedupeKey {
     static func make(_ lead: Lead, kinds: [DedupeKeyKind]) -> String? {
         for kind in kinds {
@@ -13,8 +13,12 @@ enum DedupeKey {
             case .phone:
                 if let phone = lead.phone ?? lead.mobile { return "phone:" + phone + "|" + (lead.familyName?.lowercased() ?? "") }
             case .address:
-                if let line = lead.address.deliveryLine {
-                    return "address:" + line.uppercased() + "|" + (lead.address.postalCode ?? lead.address.city?.uppercased() ?? "")
+                // The unit by its id alone: `APT 4`, `UNIT 4` and `#4` are one door.
+                let a = lead.address
+                let street = a.streetLine.map { [a.houseNumber, $0].compactMap { $0 }.joined(separator: " ") }
+                if let line = a.poBoxID.map({ "PO BOX " + $0 }) ?? street ?? a.deliveryLine {
+                    let unit = a.unitID.map { " #" + $0.uppercased() } ?? ""
+                    return "address:" + line.uppercased() + unit + "|" + (a.postalCode ?? a.city?.uppercased() ?? "")
                 }
             }
         }
@@ -43,7 +47,7 @@ enum ContentHash {
 /// The normalised columns added to the processed spreadsheet.
 enum ExportColumns {
     static let names = ["full_name", "first_name", "last_name", "email", "email_suggestion", "phone", "mobile", "address", "house_number",
-                        "street", "unit", "city", "state", "zip", "date", "issues"]
+                        "street", "unit", "city", "state", "zip", "mailing_address", "date", "issues"]
 
     /// Phones, ZIPs and the rest as text; the date as a real date.
     static func values(_ lead: Lead) -> [SheetCell] {
@@ -52,7 +56,7 @@ enum ExportColumns {
         let text: [String] = [lead.fullName ?? "", lead.givenName ?? "", lead.familyName ?? "", lead.email ?? "", lead.emailSuggestion ?? "",
                               lead.phone ?? "", lead.mobile ?? "", a.formatted ?? "", a.houseNumber ?? "",
                               a.poBoxID.map { "PO BOX \($0)" } ?? a.streetLine ?? "", unit, a.city ?? "", a.state ?? "",
-                              a.zip4.map { "\(a.postalCode ?? "")-\($0)" } ?? a.postalCode ?? ""]
+                              a.zip4.map { "\(a.postalCode ?? "")-\($0)" } ?? a.postalCode ?? "", lead.mailingAddress?.formatted ?? ""]
         return text.map(SheetCell.text) + [lead.date.map(SheetCell.date) ?? .text(""), .text(lead.issues.map(\.message).joined(separator: "; "))]
     }
 }

@@ -103,7 +103,7 @@ public final class ImportRun {
         let campaignRef = options.campaign ?? plans.first?.mapping.defaults.campaign
         if let campaignRef {
             campaignID = try store.campaign(campaignRef, owner: options.user, create: !options.dryRun)?.id ?? (options.dryRun ? "(new campaign)" : nil)
-        } else if target != .contacts {
+        } else if target == .campaignAddresses {
             throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
         }
 

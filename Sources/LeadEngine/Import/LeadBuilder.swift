@@ -41,7 +41,7 @@ struct LeadBuilder {
             origin(.fullName)
         }
         if let (text, _) = values[.firstName] { lead.givenName = NameRule.properCase(text); origin(.firstName) }
-        if let (text, _) = values[.lastName] { lead.familyName = text.split(separator: " ").map { NameRule.properCase(String($0)) }.joined(separator: " "); origin(.lastName) }
+        if let (text, _) = values[.lastName] { lead.familyName = NameRule.properCaseFamily(text); origin(.lastName) }
         // Email.
         if let (text, k) = values[.email] {
             let r = EmailRule.normalize(text)
@@ -77,7 +77,8 @@ struct LeadBuilder {
             origin(.address)
         }
         var property = lead.address
-        applyParts(&property, city: values[.city], state: values[.state], zip: values[.zip], unit: values[.unit], lead: &lead, located: located)
+        applyParts(&property, city: values[.city], state: values[.state], zip: values[.zip], unit: values[.unit], lead: &lead,
+                   label: "", located: located)
         lead.address = property
         if values[.mailingAddress] != nil || values[.mailingCity] != nil || values[.mailingZip] != nil {
             var mailing = PostalAddress()
@@ -85,7 +86,8 @@ struct LeadBuilder {
                 let hasParts = values[.mailingCity] != nil || values[.mailingZip] != nil
                 mailing = (hasParts ? AddressRule.parseStreetLine(text, style: style) : AddressRule.parse(text, style: style)).address
             }
-            applyParts(&mailing, city: values[.mailingCity], state: values[.mailingState], zip: values[.mailingZip], unit: nil, lead: &lead, located: located)
+            applyParts(&mailing, city: values[.mailingCity], state: values[.mailingState], zip: values[.mailingZip], unit: nil, lead: &lead,
+                       label: "mailing ", located: located)
             lead.mailingAddress = mailing
         }
         // The rest.
@@ -95,7 +97,7 @@ struct LeadBuilder {
         if let (text, _) = values[.source] { lead.leadSource = text }
         if let (text, k) = values[.date] {
             let r = DateRule.normalize(text, order: dateOrder)
-            if r.valid { lead.date = r.iso } else {
+            if r.valid { lead.date = r.iso.map { String($0.prefix(10)) } } else {
                 lead.issues.append(LeadIssue(r.ambiguous ? .ambiguousDate : .invalidDate, "date \"\(text)\": \(r.problem ?? "not a date")", at: located(k)))
             }
         }
@@ -107,12 +109,12 @@ struct LeadBuilder {
     }
 
     private func applyParts(_ address: inout PostalAddress, city: (String, Int)?, state: (String, Int)?, zip: (String, Int)?, unit: (String, Int)?,
-                            lead: inout Lead, located: (Int) -> SourceLocation) {
+                            lead: inout Lead, label: String, located: (Int) -> SourceLocation) {
         let usps = style == .usps
         if let (text, _) = city { address.city = usps ? text.uppercased() : text }
         if let (text, k) = state {
             if let code = StateTable.code(for: text) { address.state = code } else {
-                lead.issues.append(LeadIssue(.invalidAddress, "state \"\(text)\" is not a US state or Canadian province", at: located(k)))
+                lead.issues.append(LeadIssue(.invalidAddress, "\(label)state \"\(text)\" is not a US state or Canadian province", at: located(k)))
             }
         }
         if let (text, _) = unit {
@@ -127,8 +129,8 @@ struct LeadBuilder {
                 address.country = "CA"
             } else {
                 let (repair, problem) = ExcelRepair.applyUSZip(text, state: state, to: &address)
-                if let repair { lead.issues.append(LeadIssue(.repairedValue, repair, at: located(k))) }
-                if let problem { lead.issues.append(LeadIssue(.invalidAddress, "ZIP \"\(text)\": \(problem)", at: located(k))) }
+                if let repair { lead.issues.append(LeadIssue(.repairedValue, label + repair, at: located(k))) }
+                if let problem { lead.issues.append(LeadIssue(.invalidAddress, "\(label)ZIP \"\(text)\": \(problem)", at: located(k))) }
             }
         }
         if address.state == nil, let defaultState, !address.isEmpty { address.state = StateTable.code(for: defaultState) }

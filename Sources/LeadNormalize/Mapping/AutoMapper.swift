@@ -18,8 +18,8 @@ public enum AutoMapper {
 
     static let synonyms: [(LeadField, [String])] = [
         (.email, ["email", "e-mail", "email address", "e-mail address", "emails", "primary email", "correo", "correo electronico", "email 1"]),
-        (.firstName, ["first name", "first", "given name", "firstname", "fname", "owner first name", "nombre", "primer nombre"]),
-        (.lastName, ["last name", "last", "surname", "family name", "lastname", "lname", "owner last name", "apellido", "apellidos"]),
+        (.firstName, ["first name", "first", "given name", "firstname", "fname", "owner first name", "owner 1 first name", "nombre", "primer nombre"]),
+        (.lastName, ["last name", "last", "surname", "family name", "lastname", "lname", "owner last name", "owner 1 last name", "apellido", "apellidos"]),
         (.fullName, ["name", "full name", "contact", "contact name", "owner name", "owner", "owner 1", "client", "lead name", "nombre completo", "cliente"]),
         (.mobile, ["mobile", "cell", "cell phone", "mobile phone", "cellphone", "celular", "movil", "telefono movil"]),
         (.phone, ["phone", "phone number", "telephone", "tel", "home phone", "work phone", "phone 1", "primary phone", "telefono", "numero de telefono"]),
@@ -37,7 +37,7 @@ public enum AutoMapper {
         (.notes, ["notes", "note", "comments", "comment", "description", "notas", "comentarios"]),
         (.source, ["source", "lead source", "fuente", "origen"]),
         (.status, ["status", "stage", "lead status", "estado del lead"]),
-        (.date, ["date", "created", "created at", "date added", "signed up", "fecha"]),
+        (.date, ["date", "created", "created at", "create date", "date added", "signed up", "sale date", "last sale date", "fecha"]),
     ]
 
     /// Lower case, accents and punctuation folded, so `E-Mail:` and `Teléfono` match.
@@ -45,6 +45,24 @@ public enum AutoMapper {
         let folded = header.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
         let spaced = String(folded.map { $0.isLetter || $0.isNumber || $0 == "/" ? $0 : " " })
         return spaced.split(separator: " ").joined(separator: " ")
+    }
+
+    /// The field whose synonym appears in the header as whole words: the longest synonym wins,
+    /// and of two as long the later one, since an English header ends in its noun
+    /// (`Last Sale Date` is a date, `Owner 1 First Name` a first name).
+    static func partialMatch(_ folded: String) -> LeadField? {
+        let padded = " " + folded + " "
+        var best: (field: LeadField, length: Int, end: Int)?
+        for (field, names) in synonyms {
+            for name in names where name.count > 3 {
+                guard let range = padded.range(of: " " + name + " ", options: .backwards) else { continue }
+                let end = padded.distance(from: padded.startIndex, to: range.upperBound)
+                if best == nil || name.count > best!.length || (name.count == best!.length && end > best!.end) {
+                    best = (field, name.count, end)
+                }
+            }
+        }
+        return best?.field
     }
 
     /// What the values look like, when at least 80% of the non-empty ones agree.
@@ -57,6 +75,7 @@ public enum AutoMapper {
         if share({ v in (v.count == 5 || v.count == 10) && v.prefix(5).allSatisfy(\.isNumber) }) { return .zip }
         if share({ v in v.count == 2 && StateTable.code(for: v) != nil }) { return .state }
         if share({ v in v.first?.isNumber == true && AddressRule.parseStreetLine(v).address.streetSuffix != nil }) { return .address }
+        if share({ v in v.contains(where: { !$0.isNumber }) && DateRule.normalize(v, order: .mdy).valid }) { return .date }
         return nil
     }
 
@@ -67,8 +86,8 @@ public enum AutoMapper {
         if !h.isEmpty {
             if let exact = synonyms.first(where: { $0.1.contains(h) }) {
                 byHeader = (exact.0, 0.9)
-            } else if let partial = synonyms.first(where: { $0.1.contains { $0.count > 3 && h.contains($0) } }) {
-                byHeader = (partial.0, 0.75)
+            } else if let partial = partialMatch(h) {
+                byHeader = (partial, 0.75)
             }
         }
         switch (byHeader, shaped) {

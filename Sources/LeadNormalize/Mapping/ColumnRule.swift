@@ -71,7 +71,8 @@ public enum Transform: String, Codable, Sendable, CaseIterable {
     case proper
     /// Only the digits: `Tel. 617/555-0100` → `6175550100`.
     case digits
-    /// The part before the first comma, semicolon or slash: the first of several phones or emails.
+    /// The part before the first comma, semicolon, slash or `:::` (Google Contacts' separator):
+    /// the first of several phones or emails.
     case first
 
     public func apply(_ value: String) -> String {
@@ -83,7 +84,7 @@ public enum Transform: String, Codable, Sendable, CaseIterable {
         case .proper: return value.split(separator: " ").map { NameRule.properCase(String($0)) }.joined(separator: " ")
         case .digits: return String(value.filter(\.isASCIIDigit))
         case .first:
-            let head = value.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "/" }).first.map(String.init) ?? ""
+            let head = value.replacingOccurrences(of: ":::", with: ";").split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "/" }).first.map(String.init) ?? ""
             return head.trimmingCharacters(in: .whitespaces)
         }
     }

@@ -49,6 +49,14 @@ public struct Mapping: Codable, Sendable, Equatable {
         }
     }
 
+    /// What a missing column does: stop the import (`error`, for a mapping written for one
+    /// file), or nothing (`ignore`, for presets that list every header a source may use).
+    public enum MissingColumns: String, Codable, Sendable {
+        case error, ignore
+    }
+
+    /// One line saying what the mapping is for (shown in the list of presets).
+    public var description: String?
     public var target: Target = .contacts
     public var sheet: String?
     /// 1-based row of the header; detected when absent.
@@ -60,16 +68,19 @@ public struct Mapping: Codable, Sendable, Equatable {
     public var dedupe: [DedupeKeyKind] = [.email, .phone, .address]
     public var required: [LeadField] = []
     public var extras: Extras = .keep
+    public var missingColumns: MissingColumns = .error
 
     enum CodingKeys: String, CodingKey {
-        case target, sheet, columns, defaults, dedupe, required, extras
+        case description, target, sheet, columns, defaults, dedupe, required, extras
         case headerRow = "header_row"
+        case missingColumns = "missing_columns"
     }
 
     public init() {}
 
     public init(from decoder: any Decoder) throws {
-        try StrictKeys.check(decoder, allowed: ["target", "sheet", "header_row", "columns", "defaults", "dedupe", "required", "extras"])
+        try StrictKeys.check(decoder, allowed: ["description", "target", "sheet", "header_row", "columns", "defaults", "dedupe", "required",
+                                                "extras", "missing_columns"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         target = try c.decodeIfPresent(Target.self, forKey: .target) ?? .contacts
         sheet = try c.decodeIfPresent(String.self, forKey: .sheet)
@@ -79,6 +90,8 @@ public struct Mapping: Codable, Sendable, Equatable {
         dedupe = try c.decodeIfPresent([DedupeKeyKind].self, forKey: .dedupe) ?? [.email, .phone, .address]
         required = try c.decodeIfPresent([LeadField].self, forKey: .required) ?? []
         extras = try c.decodeIfPresent(Extras.self, forKey: .extras) ?? .keep
+        missingColumns = try c.decodeIfPresent(MissingColumns.self, forKey: .missingColumns) ?? .error
+        description = try c.decodeIfPresent(String.self, forKey: .description)
     }
 
     /// Reads a mapping file; errors name the file and what is wrong.
@@ -96,14 +109,27 @@ public struct Mapping: Codable, Sendable, Equatable {
     }
 
     /// The mapping as YAML, with the fields in a stable order.
-    public func yaml(comment: String? = nil) -> String {
+    /// `columnOrder` lists the headers in file order (mapped or not); `notes` adds a comment after
+    /// a column's line, and a header in `columnOrder` that is not mapped is written commented out
+    /// with its note, ready to fill in.
+    public func yaml(comment: String? = nil, columnOrder: [String]? = nil, notes: [String: String] = [:],
+                     unmapped: [String: String] = [:]) -> String {
         var lines: [String] = []
-        if let comment { lines += comment.split(separator: "\n").map { "# \($0)" } }
+        if let comment { lines += comment.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "#" : "# \($0)" } }
+        if let description { lines.append("description: \(quoted(description))") }
         lines.append("target: \(target.rawValue)")
         if let sheet { lines.append("sheet: \(quoted(sheet))") }
         if let headerRow { lines.append("header_row: \(headerRow)") }
         lines.append("columns:")
-        for (header, rule) in columns.sorted(by: { $0.key < $1.key }) {
+        let order = columnOrder ?? columns.keys.sorted()
+        for header in order {
+            if let rule = columns[header] {
+                lines.append("  \(quoted(header)): \(rule.yaml)" + (notes[header].map { "   # \($0)" } ?? ""))
+            } else if let guess = unmapped[header] {
+                lines.append("  # \(quoted(header)): \(guess)")
+            }
+        }
+        for (header, rule) in columns.sorted(by: { $0.key < $1.key }) where !order.contains(header) {
             lines.append("  \(quoted(header)): \(rule.yaml)")
         }
         lines.append("defaults:")
@@ -114,6 +140,7 @@ public struct Mapping: Codable, Sendable, Equatable {
         lines.append("dedupe: [\(dedupe.map(\.rawValue).joined(separator: ", "))]")
         if !required.isEmpty { lines.append("required: [\(required.map(\.rawValue).joined(separator: ", "))]") }
         lines.append("extras: \(extras.rawValue)")
+        if missingColumns != .error { lines.append("missing_columns: \(missingColumns.rawValue)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -149,7 +176,7 @@ public enum MappingError: Error, CustomStringConvertible, Equatable {
     static func enumProblem(_ text: String) -> String? {
         let choices: [String: [String]] = [
             "Transform": Transform.allCases.map(\.rawValue), "Target": ["contacts", "campaign_addresses", "both"],
-            "Extras": ["keep", "notes", "drop"], "DedupeKeyKind": DedupeKeyKind.allCases.map(\.rawValue),
+            "Extras": ["keep", "notes", "drop"], "MissingColumns": ["error", "ignore"], "DedupeKeyKind": DedupeKeyKind.allCases.map(\.rawValue),
             "DateOrder": DateOrder.allCases.map(\.rawValue), "AddressStyle": AddressStyle.allCases.map(\.rawValue),
             "LeadField": LeadField.allCases.map(\.rawValue),
         ]

@@ -127,6 +127,11 @@ public enum NameRule {
 
     static func isSuffix(_ word: String) -> Bool { suffixes[key(word)] != nil }
 
+    /// A family name from its own column: `DE LA CRUZ` → `de la Cruz`, `MCDONALD` → `McDonald`.
+    public static func properCaseFamily(_ text: String) -> String {
+        familyCase(words(text))
+    }
+
     /// Particles stay lower case inside a family name (`de la Cruz`), unless they start it alone.
     static func familyCase(_ words: [String]) -> String {
         words.enumerated().map { k, w in
