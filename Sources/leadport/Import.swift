@@ -23,13 +23,14 @@ struct Import: ParsableCommand {
     @Option(help: ArgumentHelp("A mapping file (YAML; see docs/mappings.md).", valueName: "file.yaml"))
     var mapping: String?
 
-    @Option(help: "A mapping preset from mappings/ (e.g. flyr-recipients, generic-leads).")
+    @Option(help: ArgumentHelp("A mapping preset from mappings/: flyr-recipients, flyr-contacts, google-contacts-csv, hubspot-export, followupboss-export, generic-leads, owner-list.",
+                               valueName: "name"))
     var preset: String?
 
     @Option(help: "The sheet to read, by name or 1-based position.")
     var sheet: String?
 
-    @Option(help: ArgumentHelp("Destination: sqlite:PATH (default sqlite:leadport.db).", valueName: "dest"))
+    @Option(help: ArgumentHelp("Destination: sqlite:PATH.", valueName: "dest"))
     var to: String = "sqlite:leadport.db"
 
     @Option(help: ArgumentHelp("Campaign id or name; created when no campaign has it.", valueName: "id|name"))
@@ -51,7 +52,7 @@ struct Import: ParsableCommand {
     @Option(help: ArgumentHelp("Write every row's outcome (CSV).", valueName: "file.csv"))
     var report: String?
 
-    @Option(help: ArgumentHelp("Write the rejected rows (original cells + reason) to fix and re-run.", valueName: "file.csv"))
+    @Option(help: ArgumentHelp("Write the rejected rows (original cells, then file, sheet, row, stage and reason) to fix and re-run.", valueName: "file.csv"))
     var rejects: String?
 
     @Option(help: "Progress on stderr: auto (a bar on a terminal, plain lines otherwise), bar, plain, jsonl, none.")
@@ -105,7 +106,10 @@ enum Presets {
         let path = dir + "/" + name + ".yaml"
         guard FileManager.default.fileExists(atPath: path) else {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
-            throw MappingError.unknownPreset(name, available: names)
+            let described = names.map { preset in
+                (try? Mapping.load(path: dir + "/" + preset + ".yaml").description).flatMap { $0 }.map { "\(preset): \($0)" } ?? preset
+            }
+            throw MappingError.unknownPreset(name, available: described)
         }
         return try Mapping.load(path: path)
     }

@@ -165,7 +165,8 @@ public enum MappingError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .unreadable(let path): return "\(path): cannot read the mapping file"
         case .invalid(let path, let why): return "\(path): not a valid mapping: \(why)"
-        case .unknownPreset(let name, let available): return "no preset \"\(name)\"; presets: \(available.joined(separator: ", "))"
+        case .unknownPreset(let name, let available):
+            return "no preset \"\(name)\"; the presets are:\n" + available.map { "  " + $0 }.joined(separator: "\n")
         case .unknownColumn(let file, let column, let available):
             return "\(file): the mapping names a column \"\(column)\" that the file does not have; its columns: \(available.map { "\"\($0)\"" }.joined(separator: ", "))"
         case .lowConfidence(let file, let why): return "\(file): \(why)"
