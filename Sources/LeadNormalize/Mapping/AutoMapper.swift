@@ -40,6 +40,9 @@ public enum AutoMapper {
         (.date, ["date", "created", "created at", "create date", "date added", "signed up", "sale date", "last sale date", "fecha"]),
     ]
 
+    /// The synonyms folded as headers are, so `e-mail` matches the header `E-Mail:`.
+    static let foldedSynonyms: [(LeadField, [String])] = synonyms.map { ($0.0, $0.1.map(fold)) }
+
     /// Lower case, accents and punctuation folded, so `E-Mail:` and `Teléfono` match.
     static func fold(_ header: String) -> String {
         let folded = header.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
@@ -53,7 +56,7 @@ public enum AutoMapper {
     static func partialMatch(_ folded: String) -> LeadField? {
         let padded = " " + folded + " "
         var best: (field: LeadField, length: Int, end: Int)?
-        for (field, names) in synonyms {
+        for (field, names) in foldedSynonyms {
             for name in names where name.count > 3 {
                 guard let range = padded.range(of: " " + name + " ", options: .backwards) else { continue }
                 let end = padded.distance(from: padded.startIndex, to: range.upperBound)
@@ -84,7 +87,7 @@ public enum AutoMapper {
         let shaped = shape(of: values)
         var byHeader: (LeadField, Double)?
         if !h.isEmpty {
-            if let exact = synonyms.first(where: { $0.1.contains(h) }) {
+            if let exact = foldedSynonyms.first(where: { $0.1.contains(h) }) {
                 byHeader = (exact.0, 0.9)
             } else if let partial = partialMatch(h) {
                 byHeader = (partial, 0.75)

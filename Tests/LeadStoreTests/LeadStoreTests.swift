@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import LeadCore
+import LeadStore
+import Testing
+
+@Suite struct LeadStoreTests {
+    private func temporaryStore() throws -> (LeadStore, URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return (try LeadStore(path: dir.appendingPathComponent("l.db").path), dir)
+    }
+
+    private let owner = "00000000-0000-0000-0000-000000000000"
+
+    @Test func aCampaignIsFoundByIdOrNameAndCreatedOnlyWhenAsked() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try store.campaign("Spring farm", owner: owner, create: false) == nil)
+        let made = try #require(try store.campaign("Spring farm", owner: owner, create: true))
+        #expect(made.created)
+        let byName = try #require(try store.campaign("Spring farm", owner: owner, create: true))
+        #expect(byName.id == made.id && !byName.created)
+        let byID = try #require(try store.campaign(made.id, owner: owner, create: false))
+        #expect(byID.id == made.id)
+        #expect(try store.count("campaigns") == 1)
+    }
+
+    @Test func theLedgerRemembersTheLastRemoteIdAndHashPerDestinationAndKey() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = SourceLocation(file: "a.csv", row: 2)
+        try store.transaction { tx in
+            try tx.record(destination: "sqlite:x", key: "email:a@b.example", remoteID: "c1", hash: "h1", run: "r1", source: source)
+            try tx.record(destination: "sqlite:y", key: "email:a@b.example", remoteID: "c9", hash: "h9", run: "r1", source: source)
+        }
+        try store.transaction { tx in
+            try tx.record(destination: "sqlite:x", key: "email:a@b.example", remoteID: "c1", hash: "h2", run: "r2", source: source)
+        }
+        // More keys than one IN (…) list holds, to cross the 500-key chunks.
+        let keys = ["email:a@b.example", "email:none@b.example"] + (0..<1200).map { "k\($0)" }
+        let found = try store.ledger(destination: "sqlite:x", keys: keys)
+        #expect(found.keys.sorted() == ["email:a@b.example"])
+        #expect(found["email:a@b.example"]?.remoteID == "c1" && found["email:a@b.example"]?.contentHash == "h2")
+        #expect(try store.ledger(destination: "sqlite:y", keys: keys)["email:a@b.example"]?.remoteID == "c9")
+    }
+
+    @Test func aFailedTransactionLeavesNeitherRowsNorLedgerEntries() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let campaign = try #require(try store.campaign("C", owner: owner, create: true)).id
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try store.transaction { tx in
+                try tx.insertContact(id: "c1", user: owner, fullName: "Ann Lee", phone: "+16175550100", email: nil, address: nil,
+                                     campaign: campaign, addressID: nil, notes: nil)
+                try tx.record(destination: "d", key: "k", remoteID: "c1", hash: "h", run: "r", source: SourceLocation(file: "f", row: 1))
+                throw Boom()
+            }
+        }
+        #expect(try store.count("contacts") == 0)
+        #expect(try store.count("leadport_ledger") == 0)
+    }
+
+    @Test func addressesGetTheNextSequenceNumberOfTheirCampaignInFLYRsColumns() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = try #require(try store.campaign("A", owner: owner, create: true)).id
+        let b = try #require(try store.campaign("B", owner: owner, create: true)).id
+        var address = PostalAddress()
+        address.houseNumber = "12"
+        address.streetPredirectional = "N"
+        address.streetName = "MAIN"
+        address.streetSuffix = "ST"
+        address.unitType = "APT"
+        address.unitID = "4"
+        address.city = "BOSTON"
+        address.state = "MA"
+        address.postalCode = "02134"
+        address.zip4 = "1234"
+        let seqs = try store.transaction { tx -> [Int] in
+            var seqs: [Int] = []
+            for (k, campaign) in [a, a, b].enumerated() {
+                let seq = try tx.nextSeq(campaign: campaign)
+                try tx.insertAddress(id: "addr\(k)", campaign: campaign, address: address, raw: "12 North Main Street Apt 4", seq: seq)
+                seqs.append(seq)
+            }
+            return seqs
+        }
+        #expect(seqs == [1, 2, 1])
+        let db = try DatabaseQueue(path: store.path)
+        let row = try #require(try db.read { try Row.fetchOne($0, sql: "SELECT * FROM campaign_addresses WHERE id = 'addr0'") })
+        #expect(row["street_name"] as String? == "N MAIN ST APT 4")
+        #expect(row["postal_code"] as String? == "02134-1234")
+        #expect(row["region"] as String? == "MA")
+        #expect(row["source"] as String? == "import_list")
+        #expect(row["formatted"] as String? == "12 N MAIN ST APT 4, BOSTON, MA 02134-1234")
+    }
+
+    @Test func runsRecordTheirCounts() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try store.startRun(id: "r1", inputs: ["a.csv", "b.xlsx"])
+        try store.finishRun(id: "r1", counts: [.created: 3, .rejected: 1], rows: 4)
+        let db = try DatabaseQueue(path: store.path)
+        let row = try #require(try db.read { try Row.fetchOne($0, sql: "SELECT * FROM leadport_runs") })
+        #expect(row["rows"] as Int? == 4 && row["created"] as Int? == 3 && row["rejected"] as Int? == 1 && row["updated"] as Int? == 0)
+        #expect(row["finished_at"] as String? != nil)
+    }
+
+    @Test func anUnopenableDatabaseIsAStoreErrorNamingThePath() {
+        #expect(throws: StoreError.self) { _ = try LeadStore(path: "/nonexistent-dir/l.db") }
+    }
+}
