@@ -15,29 +15,78 @@ static void copy_out(char *dst, size_t size, const std::string &src) {
     dst[n] = 0;
 }
 
-extern "C" int cleadphone_parse(const char *number, const char *default_region, cleadphone_result *out) {
+// The ten digits of a North American number written only with digits, spaces and ( ) - . /
+// (an optional leading + before a country code 1, or a leading 1 trunk prefix), or "" when the
+// text has any other shape. libphonenumber's Parse spends most of its time on regular
+// expressions that such plain text does not need.
+static std::string plain_nanp_digits(const char *number) {
+    std::string digits;
+    bool plus = false;
+    for (const char *c = number; *c; ++c) {
+        if (*c >= '0' && *c <= '9') {
+            digits.push_back(*c);
+        } else if (*c == '+' && digits.empty() && !plus) {
+            plus = true;
+        } else if (*c != ' ' && *c != '(' && *c != ')' && *c != '-' && *c != '.' && *c != '/') {
+            return "";
+        }
+    }
+    if (digits.size() == 11 && digits[0] == '1') return digits.substr(1);
+    if (digits.size() == 10 && !plus) return digits;
+    return "";
+}
+
+static void finish(const PhoneNumberUtil *util, PhoneNumber &parsed, int want_type, cleadphone_result *out) {
+    std::string extension = parsed.has_extension() ? parsed.extension() : std::string();
+    copy_out(out->extension, sizeof out->extension, extension);
+    parsed.clear_extension();
+    std::string text;
+    util->Format(parsed, PhoneNumberUtil::E164, &text);
+    copy_out(out->e164, sizeof out->e164, text);
+    out->country_code = parsed.country_code();
+    if (want_type) out->type = static_cast<cleadphone_type>(util->GetNumberType(parsed));
+}
+
+extern "C" int cleadphone_parse(const char *number, const char *default_region, int want_type, cleadphone_result *out) {
     std::memset(out, 0, sizeof *out);
     out->type = CLEADPHONE_UNKNOWN;
     const PhoneNumberUtil *util = PhoneNumberUtil::GetInstance();
     PhoneNumber parsed;
+
+    // Fast path: a plain ten-digit number valid in the US is what Parse would give: country
+    // code 1 and those digits, and the US is the region libphonenumber names for it (the US is
+    // the first region of code 1, and a toll-free number is valid in every NANP region, so this
+    // holds only for the US as the default). Anything else takes the full path.
+    std::string main_region;
+    util->GetRegionCodeForCountryCode(1, &main_region);
+    if (main_region == default_region) {
+        std::string digits = plain_nanp_digits(number);
+        if (!digits.empty()) {
+            parsed.set_country_code(1);
+            parsed.set_national_number(std::stoull(digits));
+            if (util->IsValidNumberForRegion(parsed, default_region)) {
+                out->is_valid = 1;
+                out->is_possible = 1;
+                copy_out(out->region, sizeof out->region, default_region);
+                finish(util, parsed, want_type, out);
+                return 0;
+            }
+            parsed.Clear();
+        }
+    }
+
     PhoneNumberUtil::ErrorType error = util->Parse(number, default_region, &parsed);
     if (error != PhoneNumberUtil::NO_PARSING_ERROR) {
         out->parse_error = static_cast<int>(error);
         return out->parse_error;
     }
-    out->is_valid = util->IsValidNumber(parsed) ? 1 : 0;
-    out->is_possible = util->IsPossibleNumber(parsed) ? 1 : 0;
-    out->type = static_cast<cleadphone_type>(util->GetNumberType(parsed));
-    out->country_code = parsed.country_code();
-    std::string text;
-    util->GetRegionCodeForNumber(parsed, &text);
-    copy_out(out->region, sizeof out->region, text);
-    std::string extension = parsed.has_extension() ? parsed.extension() : std::string();
-    copy_out(out->extension, sizeof out->extension, extension);
-    parsed.clear_extension();
-    util->Format(parsed, PhoneNumberUtil::E164, &text);
-    copy_out(out->e164, sizeof out->e164, text);
-    util->Format(parsed, PhoneNumberUtil::NATIONAL, &text);
-    copy_out(out->national, sizeof out->national, text);
+    // IsValidNumber is exactly IsValidNumberForRegion(n, GetRegionCodeForNumber(n)); the
+    // region is wanted anyway, so it is looked up once.
+    std::string region;
+    util->GetRegionCodeForNumber(parsed, &region);
+    out->is_valid = region != "ZZ" && util->IsValidNumberForRegion(parsed, region) ? 1 : 0;
+    out->is_possible = out->is_valid || util->IsPossibleNumber(parsed) ? 1 : 0;
+    copy_out(out->region, sizeof out->region, region);
+    finish(util, parsed, want_type, out);
     return 0;
 }

@@ -32,12 +32,12 @@ typedef struct {
     int country_code;
     char region[8];
     char e164[32];
-    char national[64];
     char extension[32];
 } cleadphone_result;
 
-/* Parses `number` (UTF-8) with `default_region` (ISO 3166 alpha-2, or "ZZ" for none). */
-int cleadphone_parse(const char *number, const char *default_region, cleadphone_result *out);
+/* Parses `number` (UTF-8) with `default_region` (ISO 3166 alpha-2, or "ZZ" for none).
+   `type` is looked up only when `want_type` is non-zero (it costs as much again as the rest). */
+int cleadphone_parse(const char *number, const char *default_region, int want_type, cleadphone_result *out);
 
 #ifdef __cplusplus
 }

@@ -16,8 +16,8 @@ struct LeadBuilder {
         lead.issues = row.issues
         var values: [LeadField: (String, Int)] = [:]
         for (k, cell) in row.cells.enumerated() {
-            var value = cell.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let rule = plan.transforms[k] { value = rule.apply(value).trimmingCharacters(in: .whitespacesAndNewlines) }
+            var value = cell.trimmed
+            if let rule = plan.transforms[k] { value = rule.apply(value).trimmed }
             guard !value.isEmpty else { continue }
             if let field = plan.fields[k] {
                 if values[field] == nil { values[field] = (value, k) }
@@ -59,7 +59,7 @@ struct LeadBuilder {
         // Phones.
         for field in [LeadField.phone, .mobile] {
             guard let (text, k) = values[field] else { continue }
-            let r = PhoneRule.normalize(text, region: region)
+            let r = PhoneRule.normalize(text, region: region, wantType: false)
             if r.valid, let e164 = r.e164 {
                 if field == .phone { lead.phone = e164; lead.phoneExtension = r.extension } else { lead.mobile = e164 }
                 origin(field)

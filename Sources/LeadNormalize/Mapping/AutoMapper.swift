@@ -74,7 +74,7 @@ public enum AutoMapper {
         guard !sample.isEmpty else { return nil }
         func share(_ test: (String) -> Bool) -> Bool { sample.filter(test).count * 5 >= sample.count * 4 }
         if share({ EmailRule.normalize($0).valid }) { return .email }
-        if share({ v in v.filter(\.isNumber).count >= 7 && PhoneRule.normalize(v).possible && !v.contains("/") && !(v.count == 10 && v.dropFirst(4).first == "-") }) { return .phone }
+        if share({ v in v.filter(\.isNumber).count >= 7 && PhoneRule.normalize(v, wantType: false).possible && !v.contains("/") && !(v.count == 10 && v.dropFirst(4).first == "-") }) { return .phone }
         if share({ v in (v.count == 5 || v.count == 10) && v.prefix(5).allSatisfy(\.isNumber) }) { return .zip }
         if share({ v in v.count == 2 && StateTable.code(for: v) != nil }) { return .state }
         if share({ v in v.first?.isNumber == true && AddressRule.parseStreetLine(v).address.streetSuffix != nil }) { return .address }

@@ -77,7 +77,7 @@ public enum Transform: String, Codable, Sendable, CaseIterable {
 
     public func apply(_ value: String) -> String {
         switch self {
-        case .trim: return value.trimmingCharacters(in: .whitespacesAndNewlines)
+        case .trim: return value.trimmed
         case .collapseSpaces: return value.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         case .upper: return value.uppercased()
         case .lower: return value.lowercased()
@@ -85,7 +85,7 @@ public enum Transform: String, Codable, Sendable, CaseIterable {
         case .digits: return String(value.filter(\.isASCIIDigit))
         case .first:
             let head = value.replacingOccurrences(of: ":::", with: ";").split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "/" }).first.map(String.init) ?? ""
-            return head.trimmingCharacters(in: .whitespaces)
+            return head.trimmed
         }
     }
 }

@@ -23,7 +23,7 @@ public enum DateRule {
 
     public static func normalize(_ input: String, order: DateOrder?, date1904: Bool = false) -> DateResult {
         var result = DateResult(input: input, iso: nil, valid: false, ambiguous: false)
-        let t = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = input.trimmed
         if t.isEmpty { return result }
         // ISO, with or without a time (what `leadport cat` gives for workbook dates).
         if let iso = isoDate(t) {

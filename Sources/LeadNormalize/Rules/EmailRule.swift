@@ -1,3 +1,4 @@
+import LeadCore
 import Foundation
 
 public struct EmailResult: Sendable, Equatable {
@@ -21,7 +22,7 @@ public enum EmailRule {
 
     public static func normalize(_ input: String) -> EmailResult {
         var result = EmailResult(input: input, valid: false)
-        var t = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        var t = input.trimmed
         if t.isEmpty { return result }
         // `Jane Doe <jane@example.com>`
         if let open = t.lastIndex(of: "<"), let close = t.lastIndex(of: ">"), open < close {

@@ -13,7 +13,7 @@ public enum ExcelRepair {
     /// A phone typed as a number: `2015550123.0` → `2015550123`; `2.015550123E+09` →
     /// `2015550123` (every digit survived); `2.01555E+09` → `.digitsLost`.
     public static func phoneDigits(_ text: String) -> PhoneRepair {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmed
         let bytes = Array(t.utf8)
         // A plain number with a zero fraction.
         if let dot = bytes.firstIndex(of: UInt8(ascii: ".")), dot >= 7, dot + 1 < bytes.count,
@@ -53,7 +53,7 @@ public enum ExcelRepair {
     /// `21341234` (ZIP+4 that lost its zero) in MA → `02134-1234`; `601` in PR → `00601`.
     /// Zeros are put back only where the state's ZIP prefixes say so.
     public static func usZip(_ text: String, state: String?) -> ZipRepair {
-        var t = text.trimmingCharacters(in: .whitespaces)
+        var t = text.trimmed
         if t.hasSuffix(".0") { t = String(t.dropLast(2)) }
         let digits = t.filter(\.isASCII).filter(\.isNumber)
         let shapeOK = t.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == " ") }

@@ -1,3 +1,4 @@
+import LeadCore
 import Foundation
 
 public struct PersonName: Sendable, Equatable {
@@ -35,12 +36,12 @@ public enum NameRule {
 
     public static func parse(_ input: String) -> PersonName {
         var name = PersonName(input: input)
-        var text = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = input.trimmed
         if text.isEmpty { return name }
         // A nickname in quotes or brackets.
         for (open, close) in [("\"", "\""), ("“", "”"), ("(", ")"), ("'", "'")] {
             if let a = text.range(of: open), let b = text.range(of: close, range: a.upperBound..<text.endIndex), a.upperBound < b.lowerBound {
-                let nick = text[a.upperBound..<b.lowerBound].trimmingCharacters(in: .whitespaces)
+                let nick = text[a.upperBound..<b.lowerBound].trimmed
                 if !nick.isEmpty && !nick.contains(" ") || open == "\"" {
                     name.nickname = properCase(nick)
                     text.removeSubrange(a.lowerBound..<b.upperBound)
@@ -72,7 +73,7 @@ public enum NameRule {
         var result = PersonName(input: text)
         var tokens: [String]
         var commaFamily: [String]?
-        let commaParts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let commaParts = text.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty }
         if commaParts.count >= 2, !isSuffix(commaParts[1]) {
             // `Family, Given Middle[, Suffix]`
             commaFamily = words(commaParts[0])

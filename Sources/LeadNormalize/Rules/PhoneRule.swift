@@ -1,3 +1,4 @@
+import LeadCore
 import Foundation
 import CLeadPhone
 
@@ -23,9 +24,10 @@ public enum PhoneRule {
         "VOIP", "PERSONAL_NUMBER", "PAGER", "UAN", "VOICEMAIL", "UNKNOWN",
     ]
 
-    public static func normalize(_ input: String, region: String = "US") -> PhoneResult {
+    /// `numberType` is looked up only when `wantType` (it costs as much as the rest together).
+    public static func normalize(_ input: String, region: String = "US", wantType: Bool = true) -> PhoneResult {
         var result = PhoneResult(input: input, e164: nil, valid: false, possible: false)
-        var text = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = input.trimmed
         if text.isEmpty { return result }
         switch ExcelRepair.phoneDigits(text) {
         case .unchanged: break
@@ -36,7 +38,7 @@ public enum PhoneRule {
         }
         if text.lowercased().hasPrefix("tel:") { text = String(text.dropFirst(4)) }
         var out = cleadphone_result()
-        let status = cleadphone_parse(text, region.uppercased(), &out)
+        let status = cleadphone_parse(text, region.uppercased(), wantType ? 1 : 0, &out)
         if status != 0 {
             result.problem = "not a phone number"
             return result
@@ -44,8 +46,10 @@ public enum PhoneRule {
         result.e164 = string(out.e164)
         result.valid = out.is_valid != 0
         result.possible = out.is_possible != 0
-        let type = Int(out.type.rawValue)
-        result.numberType = type < typeNames.count ? typeNames[type] : "UNKNOWN"
+        if wantType {
+            let type = Int(out.type.rawValue)
+            result.numberType = type < typeNames.count ? typeNames[type] : "UNKNOWN"
+        }
         let regionCode = string(out.region)
         result.region = regionCode.isEmpty || regionCode == "ZZ" ? nil : regionCode
         let ext = string(out.extension)

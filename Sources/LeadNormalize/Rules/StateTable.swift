@@ -1,3 +1,4 @@
+import LeadCore
 import Foundation
 /// US states and territories (USPS codes) and Canadian provinces, with the ZIP prefixes of
 /// the states whose ZIP codes start with 0 (the ones Excel damages).
@@ -28,7 +29,7 @@ public enum StateTable {
 
     /// The USPS code for a state or province written as a code or a full name (any case).
     public static func code(for text: String) -> String? {
-        let t = text.uppercased().replacingOccurrences(of: ".", with: "").trimmingCharacters(in: .whitespaces)
+        let t = text.uppercased().replacingOccurrences(of: ".", with: "").trimmed
         if usCodes.contains(t) || provinceCodes.contains(t) { return t }
         return usStates[t] ?? provinces[t]
     }

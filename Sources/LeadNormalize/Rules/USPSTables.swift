@@ -1,3 +1,4 @@
+import LeadCore
 /// USPS Publication 28 abbreviations: street suffixes (Appendix C1, the common ones and their
 /// usual variants), directionals and secondary unit designators (Appendix C2).
 enum USPSTables {

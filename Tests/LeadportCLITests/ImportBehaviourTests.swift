@@ -1,0 +1,131 @@
+import Foundation
+import LeadTesting
+import Testing
+
+@Suite struct ImportBehaviourTests {
+    private func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-behaviour-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// Outcome and reason by row from a report file.
+    private func outcomes(_ url: URL) throws -> [Int: [String]] {
+        var result: [Int: [String]] = [:]
+        for cells in try CSVRows.read(url).dropFirst() { result[Int(cells[2])!] = [cells[4], cells[6]] }
+        return result
+    }
+
+    @Test func inFileDuplicatesNameTheirRowAndWhy() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("dupes.csv")
+        try """
+            Name,Email,Phone,Address,City,State,Zip
+            Ann Lee,ann@example.com,,,,,
+            Ann Lee,ANN@Example.com ,,,,,
+            Bob Stone,,(617) 555-0101,,,,
+            Robert Stone,,617.555.0101,,,,
+            Bob Other,,617-555-0101,,,,
+            Cy Park,,,12 North Main Street Apt 4,Boston,MA,02134
+            C Park,,,12 N Main St #4,Boston,MA,2134
+            Dee Park,,,12 N Main St #5,Boston,MA,02134
+            """.write(to: csv, atomically: true, encoding: .utf8)
+        let report = dir.appendingPathComponent("report.csv")
+        let result = try Leadport.run(["import", csv.path, "--to", "sqlite:" + dir.appendingPathComponent("l.db").path,
+                                       "--report", report.path, "--progress", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let o = try outcomes(report)
+        #expect(o[3] == ["skipped", "duplicate of row 2 (same email)"])
+        #expect(o[5] == ["skipped", "duplicate of row 4 (same phone and family name)"])
+        #expect(o[6]?[0] == "created")  // same phone, another family
+        #expect(o[8] == ["skipped", "duplicate of row 7 (same address and unit)"])
+        #expect(o[9]?[0] == "created")  // another unit
+    }
+
+    @Test func regionAndDateOrderApplyToEveryFile() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var files: [String] = []
+        for (k, (name, phone, date)) in [("Ann Lee", "020 7946 0958", "03/04/2024"), ("Bob Stone", "020 7946 0959", "05/06/2024")].enumerated() {
+            let csv = dir.appendingPathComponent("list\(k).csv")
+            try "Name,Phone,Date\n\(name),\(phone),\(date)\n".write(to: csv, atomically: true, encoding: .utf8)
+            files.append(csv.path)
+        }
+        let export = dir.appendingPathComponent("out.csv")
+        let result = try Leadport.run(["import"] + files + ["--region", "GB", "--date-order", "dmy", "--to", "sqlite:" + dir.appendingPathComponent("l.db").path,
+                                                            "--export", export.path, "--progress", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try CSVRows.read(export)
+        let header = rows[0]
+        let phone = try #require(header.firstIndex(of: "phone"))
+        let date = try #require(header.firstIndex(of: "date"))
+        let data = rows.filter { $0 != header }
+        #expect(data.map { $0[phone] } == ["'+442079460958", "'+442079460959"])
+        #expect(data.map { $0[date] } == ["2024-04-03", "2024-06-05"])
+    }
+
+    @Test func runStartedCountsDataRowsAndBatchesAreReported() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try Leadport.run(["import", "fixtures/xlsx/messy-open-house-leads.xlsx", "--to", "sqlite:" + dir.appendingPathComponent("l.db").path,
+                                       "--progress", "jsonl"])
+        let events = try result.stderr.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let started = try #require(events.first)
+        #expect(started["event"] as? String == "run_started")
+        // Rows 5-13: the title rows and the header are not rows of the list.
+        #expect(started["total"] as? Int == 9)
+        #expect(events.filter { $0["event"] as? String == "row" }.count == 9)
+        let batches = events.filter { $0["event"] as? String == "batch" }
+        #expect(batches.count == 1)
+        #expect(batches.first?["size"] as? Int == 6 && batches.first?["status"] as? String == "ok" && batches.first?["attempt"] as? Int == 1)
+        let times = events.compactMap { $0["t"] as? Double }
+        #expect(times == times.sorted() && times.count == events.count)
+    }
+
+    @Test func theBarRedrawsAtMostTenTimesASecond() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("many.csv")
+        var text = "Name,Email,Phone\n"
+        for k in 0..<20_000 { text += "Person \(k),p\(k)@example.com,617555\(String(format: "%04d", k % 10_000))\n" }
+        try text.write(to: csv, atomically: true, encoding: .utf8)
+        let result = try Leadport.run(["import", csv.path, "--to", "sqlite:" + dir.appendingPathComponent("l.db").path, "--progress", "bar"])
+        #expect(result.status == 0, "\(result.stderr.suffix(300))")
+        let redraws = result.stderr.components(separatedBy: "\r\u{1B}[K").count - 1
+        let summary = try #require(result.stderr.split(separator: "\n").last)
+        let seconds = try #require(Double(summary.split(separator: " ")[3]))
+        // At most one redraw per 100 ms, plus the final one; and it does draw.
+        #expect(redraws >= 1)
+        #expect(Double(redraws) <= seconds * 10 + 1, "\(redraws) redraws in \(seconds) s")
+        #expect(summary.hasPrefix("20000 rows in "))
+        #expect(result.stderr.contains("20000/20000 rows"))
+    }
+
+    @Test func theProcessedWorkbookKeepsPhonesAndZipsAsTextAndDatesAsDates() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = dir.appendingPathComponent("processed.xlsx")
+        let result = try Leadport.run(["import", "fixtures/presets/owner-list-xlsxwriter.xlsx", "--preset", "owner-list",
+                                       "--to", "sqlite:" + dir.appendingPathComponent("l.db").path, "--export", export.path, "--progress", "none"])
+        #expect(result.status == 3, "\(result.stderr)")
+        let dump = try Leadport.run(program: URL(fileURLWithPath: "python3"), [Fixture.url("verify/openpyxl_dump.py").path, export.path])
+        #expect(dump.status == 0, "\(dump.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        #expect(json["sheets"] as? [String] == ["owner-list-xlsxwriter"])
+        let sheet = try #require((json["content"] as? [String: Any])?["owner-list-xlsxwriter"] as? [String: Any])
+        let rows = try #require(sheet["rows"] as? [[[Any]]])
+        let header = rows[0].map { $0[0] as? String ?? "" }
+        let john = rows[1]
+        func cell(_ name: String) throws -> [Any] { john[try #require(header.firstIndex(of: name))] }
+        #expect(try cell("phone")[0] as? String == "+16175550142")
+        #expect(try cell("phone")[1] as? String == "s")
+        #expect(try cell("zip")[0] as? String == "02108")
+        #expect(try cell("date")[0] as? String == "2019-06-14")
+        #expect(try cell("date")[1] as? String == "d")
+        #expect(try cell("_source_row")[0] as? Int == 4)
+        #expect(try cell("_status")[0] as? String == "created")
+        // The original cells as read: the ZIP Excel stored as a number stays what the list said.
+        #expect(try cell("Property Zip")[0] as? String == "2108")
+    }
+}
