@@ -62,10 +62,14 @@ public struct ImportOptions: Sendable {
 }
 
 /// One `leadport import`: every row of every file ends in exactly one outcome.
-public final class ImportRun {
-    private let options: ImportOptions
-    private let emit: (ProgressEvent) -> Void
-    private let destination: String
+///
+/// `emit` is called from one thread at a time (the calling thread before and after the rows,
+/// the delivery thread for each row), never from two at once.
+public final class ImportRun: @unchecked Sendable {
+    let options: ImportOptions
+    let emit: (ProgressEvent) -> Void
+    let destination: String
+    private let recordIDs = RecordIDGenerator()
 
     public init(options: ImportOptions, emit: @escaping (ProgressEvent) -> Void) {
         self.options = options
@@ -73,7 +77,7 @@ public final class ImportRun {
         destination = "sqlite:" + options.databasePath
     }
 
-    private struct Pending {
+    struct Pending: Sendable {
         var lead: Lead
         var cells: [String]
         var key: String?
@@ -97,9 +101,8 @@ public final class ImportRun {
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
 
         var campaignID: String?
-        var target = plans.first?.mapping.target ?? .contacts
         // An auto-mapped list imported into a campaign fills its recipient addresses too.
-        if options.campaign != nil, options.mapping == nil { target = .both }
+        let target: Mapping.Target = options.campaign != nil && options.mapping == nil ? .both : plans.first?.mapping.target ?? .contacts
         let campaignRef = options.campaign ?? plans.first?.mapping.defaults.campaign
         if let campaignRef {
             campaignID = try store.campaign(campaignRef, owner: options.user, create: !options.dryRun)?.id ?? (options.dryRun ? "(new campaign)" : nil)
@@ -107,70 +110,155 @@ public final class ImportRun {
             throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
         }
 
-        let report = try options.reportPath.map { try CSVWriter(path: $0, protectFormulas: false) }
-        let rejects = try options.rejectsPath.map { try CSVWriter(path: $0) }
-        let export = try options.exportPath.map { try openTableWriter(path: $0) }
-        try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
-
-        var counts: [Outcome: Int] = [:]
-        var rows = 0
-        var seenKeys: [String: Int] = [:]
-        for (file, plan) in zip(options.files, plans) {
-            let builder = LeadBuilder(plan: plan, region: options.region ?? plan.mapping.defaults.region ?? "US",
-                                      dateOrder: options.dateOrder ?? plan.mapping.defaults.dateOrder,
-                                      defaultState: plan.mapping.defaults.state, style: plan.mapping.defaults.addressStyle ?? .usps)
-            try rejects?.write(plan.headers + ["_source_file", "_source_sheet", "_source_row", "_stage", "_reason"])
-            try export?.startSheet(sheetName(file: file), header: plan.headers + ExportColumns.names + ["_status", "_reason", "_source_row"])
-            let reader = try openRowReader(path: file, options: readerOptions())
-            var batch: [Pending] = []
-            func flush() throws {
-                try deliver(&batch, store: store, campaign: campaignID, target: target, runID: runID)
-                for p in batch {
-                    let outcome = p.outcome ?? .failed
-                    counts[outcome, default: 0] += 1
-                    rows += 1
-                    let result = RowResult(location: p.lead.source, destination: destination, outcome: outcome, remoteID: p.remoteID, reason: p.reason)
-                    emit(.row(result))
-                    try report?.write([p.lead.source.file, p.lead.source.sheet ?? "", String(p.lead.source.row), destination, outcome.rawValue, p.remoteID ?? "", p.reason ?? ""])
-                    if outcome == .rejected {
-                        try rejects?.write(padded(p.cells, plan.headers.count) + [p.lead.source.file, p.lead.source.sheet ?? "", String(p.lead.source.row),
-                                                                                      (p.stage ?? .destination).rawValue, p.reason ?? ""])
+        let delivery = try Delivery(run: self, store: store, campaign: campaignID, target: target, runID: runID)
+        // Two stages: this thread reads rows and builds leads (on every core, a batch at a
+        // time); the delivery thread dedupes them in row order, writes them, and reports each
+        // row. A failure in either stops both.
+        let queue = BlockingQueue<Work?>(capacity: 4)
+        let failure = FirstFailure()
+        let worker = WorkerThread(name: "leadport-delivery") {
+            var draining = false
+            while let work = queue.take() {
+                guard !draining else { continue }
+                do {
+                    switch work {
+                    case .file(let file, let plan): try delivery.startFile(file, plan: plan)
+                    case .batch(let batch, let plan): try delivery.accept(batch, plan: plan)
                     }
-                    try export?.write(padded(p.cells, plan.headers.count).map(SheetCell.text) + ExportColumns.values(p.lead)
-                                      + [.text(outcome.rawValue), .text(p.reason ?? ""), .number(Double(p.lead.source.row))])
+                } catch {
+                    failure.record(error)
+                    draining = true
                 }
-                batch.removeAll(keepingCapacity: true)
             }
-            while let row = try reader.next() {
-                if let header = plan.headerRow, row.location.row <= header { continue }
-                let lead = builder.build(row)
-                var pending = Pending(lead: lead, cells: row.cells, key: DedupeKey.make(lead, kinds: plan.mapping.dedupe), hash: ContentHash.of(lead, target: target))
-                if row.isBlank {
-                    pending.outcome = .skipped
-                    pending.reason = "blank row"
-                } else if let (stage, reason) = rejection(lead, plan: plan) {
-                    pending.outcome = .rejected
-                    pending.reason = reason
-                    pending.stage = stage
-                } else if let key = pending.key, let first = seenKeys[key] {
-                    pending.outcome = .skipped
-                    pending.reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: lead)))"
-                    pending.stage = .dedupe
-                } else if let key = pending.key {
-                    seenKeys[key] = row.location.row
-                }
-                batch.append(pending)
-                if batch.count >= 500 { try flush() }
-            }
-            try flush()
         }
-        try report?.close()
-        try rejects?.close()
-        try export?.close()
-        if !options.dryRun { try store.finishRun(id: runID, counts: counts, rows: rows) }
-        let summary = RunSummary(runID: runID, rows: rows, counts: counts, seconds: Date().timeIntervalSince(started), dryRun: options.dryRun)
+        do {
+            defer {
+                queue.put(nil)
+                worker.join()
+            }
+            for (file, plan) in zip(options.files, plans) {
+                let builder = LeadBuilder(plan: plan, region: options.region ?? plan.mapping.defaults.region ?? "US",
+                                          dateOrder: options.dateOrder ?? plan.mapping.defaults.dateOrder,
+                                          defaultState: plan.mapping.defaults.state, style: plan.mapping.defaults.addressStyle ?? .usps)
+                queue.put(.file(file, plan))
+                let reader = try openRowReader(path: file, options: readerOptions())
+                var rows: [RawRow] = []
+                func send() {
+                    let batch = ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target) }
+                    queue.put(.batch(batch, plan))
+                    rows.removeAll(keepingCapacity: true)
+                }
+                while let row = try reader.next() {
+                    if let header = plan.headerRow, row.location.row <= header { continue }
+                    rows.append(row)
+                    if rows.count >= Self.batchSize {
+                        send()
+                        if failure.error != nil { break }
+                    }
+                }
+                if !rows.isEmpty { send() }
+                if failure.error != nil { break }
+            }
+        }
+        if let error = failure.error { throw error }
+        try delivery.close()
+        if !options.dryRun { try store.finishRun(id: runID, counts: delivery.counts, rows: delivery.rows) }
+        let summary = RunSummary(runID: runID, rows: delivery.rows, counts: delivery.counts, seconds: Date().timeIntervalSince(started), dryRun: options.dryRun)
         emit(.runFinished(summary))
         return summary
+    }
+
+    /// Rows per transaction of the embedded database, and per hand-off between the stages.
+    static let batchSize = 500
+
+    enum Work: Sendable {
+        case file(String, ColumnPlan)
+        case batch([Pending], ColumnPlan)
+    }
+
+    /// Everything about one row that does not depend on the rows before it: the lead, its key
+    /// and hash, and whether it is blank or rejected. Runs on any thread.
+    static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, target: Mapping.Target) -> Pending {
+        let lead = builder.build(row)
+        var pending = Pending(lead: lead, cells: row.cells, key: DedupeKey.make(lead, kinds: plan.mapping.dedupe), hash: ContentHash.of(lead, target: target))
+        if row.isBlank {
+            pending.outcome = .skipped
+            pending.reason = "blank row"
+        } else if let (stage, reason) = rejection(lead, plan: plan) {
+            pending.outcome = .rejected
+            pending.reason = reason
+            pending.stage = stage
+        }
+        return pending
+    }
+
+    /// The second stage: in-file dedupe in row order, delivery, the report, rejects and
+    /// processed files, and the row events. Used by one thread at a time.
+    final class Delivery: @unchecked Sendable {
+        private let run: ImportRun
+        private let store: LeadStore
+        private let campaign: String?
+        private let target: Mapping.Target
+        private let runID: String
+        private let report: CSVWriter?
+        private let rejects: CSVWriter?
+        private let export: TableWriter?
+        private var seenKeys: [String: Int] = [:]
+        private(set) var counts: [Outcome: Int] = [:]
+        private(set) var rows = 0
+
+        init(run: ImportRun, store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
+            self.run = run
+            self.store = store
+            self.campaign = campaign
+            self.target = target
+            self.runID = runID
+            report = try run.options.reportPath.map { try CSVWriter(path: $0, protectFormulas: false) }
+            rejects = try run.options.rejectsPath.map { try CSVWriter(path: $0) }
+            export = try run.options.exportPath.map { try openTableWriter(path: $0) }
+            try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
+        }
+
+        func startFile(_ file: String, plan: ColumnPlan) throws {
+            try rejects?.write(plan.headers + ["_source_file", "_source_sheet", "_source_row", "_stage", "_reason"])
+            try export?.startSheet(run.sheetName(file: file), header: plan.headers + ExportColumns.names + ["_status", "_reason", "_source_row"])
+        }
+
+        func accept(_ incoming: [Pending], plan: ColumnPlan) throws {
+            var batch = incoming
+            for k in batch.indices where batch[k].outcome == nil {
+                guard let key = batch[k].key else { continue }
+                if let first = seenKeys[key] {
+                    batch[k].outcome = .skipped
+                    batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: batch[k].lead)))"
+                    batch[k].stage = .dedupe
+                } else {
+                    seenKeys[key] = batch[k].lead.source.row
+                }
+            }
+            try run.deliver(&batch, store: store, campaign: campaign, target: target, runID: runID)
+            let destination = run.destination
+            for p in batch {
+                let outcome = p.outcome ?? .failed
+                counts[outcome, default: 0] += 1
+                rows += 1
+                let source = p.lead.source
+                run.emit(.row(RowResult(location: source, destination: destination, outcome: outcome, remoteID: p.remoteID, reason: p.reason)))
+                try report?.write([source.file, source.sheet ?? "", String(source.row), destination, outcome.rawValue, p.remoteID ?? "", p.reason ?? ""])
+                if outcome == .rejected {
+                    try rejects?.write(run.padded(p.cells, plan.headers.count) + [source.file, source.sheet ?? "", String(source.row),
+                                                                                  (p.stage ?? .destination).rawValue, p.reason ?? ""])
+                }
+                try export?.write(run.padded(p.cells, plan.headers.count).map(SheetCell.text) + ExportColumns.values(p.lead)
+                                  + [.text(outcome.rawValue), .text(p.reason ?? ""), .number(Double(source.row))])
+            }
+        }
+
+        func close() throws {
+            try report?.close()
+            try rejects?.close()
+            try export?.close()
+        }
     }
 
     private func readerOptions() -> RowReaderOptions {
@@ -180,16 +268,16 @@ public final class ImportRun {
     }
 
     /// The processed sheet for one input is named after its file.
-    private func sheetName(file: String) -> String {
+    func sheetName(file: String) -> String {
         ((file as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
-    private func padded(_ cells: [String], _ width: Int) -> [String] {
+    func padded(_ cells: [String], _ width: Int) -> [String] {
         cells.count >= width ? cells : cells + Array(repeating: "", count: width - cells.count)
     }
 
     /// Why a lead cannot be imported, and at which stage, or nil.
-    private func rejection(_ lead: Lead, plan: ColumnPlan) -> (RejectStage, String)? {
+    static func rejection(_ lead: Lead, plan: ColumnPlan) -> (RejectStage, String)? {
         let hasAddress = lead.address.deliveryLine != nil
         if lead.fullName == nil && lead.email == nil && lead.phone == nil && lead.mobile == nil && !hasAddress {
             let readProblems = lead.issues.filter { $0.code.isReadProblem }.map(\.message)
@@ -212,7 +300,7 @@ public final class ImportRun {
         return nil
     }
 
-    private func deliver(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
+    func deliver(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
         if options.dryRun {
             let known = try store.ledger(destination: destination, keys: batch.compactMap { $0.outcome == nil ? $0.key : nil })
             for k in batch.indices where batch[k].outcome == nil {
@@ -262,12 +350,12 @@ public final class ImportRun {
                     var ids: [String] = []
                     var addressID: String?
                     if target != .contacts, let campaign, lead.address.deliveryLine != nil {
-                        let id = UUID().uuidString.lowercased()
+                        let id = recordIDs.next()
                         try tx.insertAddress(id: id, campaign: campaign, address: lead.address, raw: rawAddress(lead), seq: try tx.nextSeq(campaign: campaign))
                         addressID = id
                     }
                     if target != .campaignAddresses {
-                        let id = UUID().uuidString.lowercased()
+                        let id = recordIDs.next()
                         try tx.insertContact(id: id, user: options.user, fullName: displayName(lead), phone: lead.phone ?? lead.mobile,
                                              email: lead.email, address: lead.address.formatted, campaign: campaign, addressID: addressID, notes: lead.notes)
                         ids.append(id)

@@ -100,7 +100,7 @@ public enum AddressRule {
         var segment = 0
         var current = ""
         func flush() {
-            let word = current.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            let word = NameRule.stripping(current, ".")
             if !word.isEmpty { tokens.append(Token(text: word, upper: word.uppercased(), segment: segment)) }
             current = ""
         }

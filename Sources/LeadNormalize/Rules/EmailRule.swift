@@ -1,5 +1,6 @@
-import LeadCore
 import Foundation
+import LeadCore
+import Synchronization
 
 public struct EmailResult: Sendable, Equatable {
     public var input: String
@@ -22,63 +23,102 @@ public enum EmailRule {
 
     public static func normalize(_ input: String) -> EmailResult {
         var result = EmailResult(input: input, valid: false)
-        var t = input.trimmed
+        var t = Array(input.trimmed.utf8)
         if t.isEmpty { return result }
         // `Jane Doe <jane@example.com>`
-        if let open = t.lastIndex(of: "<"), let close = t.lastIndex(of: ">"), open < close {
-            t = String(t[t.index(after: open)..<close])
+        if let open = t.lastIndex(of: UInt8(ascii: "<")), let close = t.lastIndex(of: UInt8(ascii: ">")), open < close {
+            t = Array(t[(open + 1)..<close])
         }
-        if t.lowercased().hasPrefix("mailto:") { t = String(t.dropFirst(7)) }
-        if let query = t.firstIndex(of: "?") { t = String(t[..<query]) }
-        t = t.filter { !$0.isWhitespace }
-        while let last = t.last, ".,;:!)]}>\"'".contains(last) { t.removeLast() }
-        while let first = t.first, "([{<\"'".contains(first) { t.removeFirst() }
-        guard let at = t.lastIndex(of: "@") else {
+        if t.count >= 7, zip(t.prefix(7), "mailto:".utf8).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) { t.removeFirst(7) }
+        if let query = t.firstIndex(of: UInt8(ascii: "?")) { t.removeSubrange(query...) }
+        if t.contains(where: { $0 <= 0x20 || $0 >= 0x80 }) {
+            t = Array(String(decoding: t, as: UTF8.self).filter { !$0.isWhitespace }.utf8)
+        }
+        while let last = t.last, trailingJunk.contains(last) { t.removeLast() }
+        while let first = t.first, leadingJunk.contains(first) { t.removeFirst() }
+        guard let at = t.lastIndex(of: UInt8(ascii: "@")) else {
             result.problem = "no @ in the address"
             return result
         }
-        let local = String(t[..<at])
-        let domain = String(t[t.index(after: at)...]).lowercased()
-        let address = local + "@" + domain
+        let local = t[..<at]
+        let domainBytes = t[(at + 1)...].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        let domain = domainBytes.allSatisfy { $0 < 0x80 }
+            ? String(decoding: domainBytes, as: UTF8.self)
+            : String(decoding: t[(at + 1)...], as: UTF8.self).lowercased()
+        let localText = String(decoding: local, as: UTF8.self)
+        let address = localText + "@" + domain
         result.normalized = address
-        if let problem = localProblem(local) ?? domainProblem(domain) ?? (address.utf8.count > 254 ? "longer than 254 characters" : nil) {
+        if let problem = localProblem(local, localText) ?? domainProblem(domain) ?? (address.utf8.count > 254 ? "longer than 254 characters" : nil) {
             result.problem = problem
         } else {
             result.valid = true
         }
-        if let fix = suggestedDomain(domain) { result.suggestion = local + "@" + fix }
+        if let fix = suggestedDomain(domain) { result.suggestion = localText + "@" + fix }
         return result
     }
 
-    private static let atext = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~")
+    private static let trailingJunk = Set(".,;:!)]}>\"'".utf8)
+    private static let leadingJunk = Set("([{<\"'".utf8)
 
-    private static func localProblem(_ local: String) -> String? {
+    /// RFC 5322 atext, by byte.
+    private static let atext: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for b in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~".utf8 { table[Int(b)] = true }
+        return table
+    }()
+
+    private static func localProblem(_ local: ArraySlice<UInt8>, _ text: String) -> String? {
         if local.isEmpty { return "nothing before the @" }
-        if local.utf8.count > 64 { return "the part before the @ is longer than 64 characters" }
-        if local.contains("@") { return "more than one @" }
-        if local.hasPrefix(".") || local.hasSuffix(".") || local.contains("..") { return "a misplaced dot before the @" }
-        if let bad = local.first(where: { $0 != "." && !atext.contains($0) }) { return "the character \(bad) is not allowed before the @" }
+        if local.count > 64 { return "the part before the @ is longer than 64 characters" }
+        if local.contains(UInt8(ascii: "@")) { return "more than one @" }
+        let dot = UInt8(ascii: ".")
+        if local.first == dot || local.last == dot || zip(local, local.dropFirst()).contains(where: { $0 == dot && $1 == dot }) {
+            return "a misplaced dot before the @"
+        }
+        if local.contains(where: { $0 != dot && !atext[Int($0)] }) {
+            let bad = text.first { $0 != "." && !($0.isASCII && atext[Int($0.asciiValue!)]) }!
+            return "the character \(bad) is not allowed before the @"
+        }
         return nil
     }
 
     private static func domainProblem(_ domain: String) -> String? {
         if domain.isEmpty { return "nothing after the @" }
-        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        let labels = domain.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         if labels.count < 2 { return "the domain has no dot" }
+        let hyphen = UInt8(ascii: "-")
         for label in labels {
             if label.isEmpty { return "a misplaced dot in the domain" }
-            if label.utf8.count > 63 { return "a domain label longer than 63 characters" }
-            if label.hasPrefix("-") || label.hasSuffix("-") { return "a domain label starts or ends with a hyphen" }
-            if !label.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }) { return "the domain has a character that is not allowed" }
+            if label.count > 63 { return "a domain label longer than 63 characters" }
+            if label.first == hyphen || label.last == hyphen { return "a domain label starts or ends with a hyphen" }
+            if !label.allSatisfy({ isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == hyphen }) { return "the domain has a character that is not allowed" }
         }
         let tld = labels.last!
-        if tld.count < 2 || !(tld.allSatisfy { $0.isLetter } || tld.hasPrefix("xn--")) { return "the domain ending .\(tld) is not a real top-level domain" }
+        if tld.count < 2 || !(tld.allSatisfy(isASCIILetter) || tld.starts(with: "xn--".utf8)) {
+            return "the domain ending .\(String(decoding: tld, as: UTF8.self)) is not a real top-level domain"
+        }
         return nil
     }
 
+    private static func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+
     /// A common domain one or two edits away (`gmial.com`, `gmail.con`, `yaho.com`), or nil.
     static func suggestedDomain(_ domain: String) -> String? {
-        if commonDomains.contains(domain) { return nil }
+        if commonDomainSet.contains(domain) { return nil }
+        // Lists repeat their domains; the answer for each is worked out once.
+        if let known = suggestionCache.withLock({ $0[domain] }) { return known }
+        let answer = closestCommonDomain(domain)
+        suggestionCache.withLock { cache in
+            if cache.count > 10_000 { cache.removeAll() }
+            cache[domain] = answer
+        }
+        return answer
+    }
+
+    private static let commonDomainSet = Set(commonDomains)
+    private static let suggestionCache = Mutex<[String: String?]>([:])
+
+    private static func closestCommonDomain(_ domain: String) -> String? {
         var best: (String, Int)?
         for candidate in commonDomains {
             let limit = candidate.count >= 9 ? 2 : 1

@@ -39,12 +39,12 @@ public enum NameRule {
         var text = input.trimmed
         if text.isEmpty { return name }
         // A nickname in quotes or brackets.
-        for (open, close) in [("\"", "\""), ("“", "”"), ("(", ")"), ("'", "'")] {
-            if let a = text.range(of: open), let b = text.range(of: close, range: a.upperBound..<text.endIndex), a.upperBound < b.lowerBound {
-                let nick = text[a.upperBound..<b.lowerBound].trimmed
+        for (open, close) in [(Character("\""), Character("\"")), ("“", "”"), ("(", ")"), ("'", "'")] {
+            if let a = text.firstIndex(of: open), let b = text[text.index(after: a)...].firstIndex(of: close), text.index(after: a) < b {
+                let nick = text[text.index(after: a)..<b].trimmed
                 if !nick.isEmpty && !nick.contains(" ") || open == "\"" {
                     name.nickname = properCase(nick)
-                    text.removeSubrange(a.lowerBound..<b.upperBound)
+                    text.removeSubrange(a...b)
                     break
                 }
             }
@@ -83,7 +83,7 @@ public enum NameRule {
             tokens = words(commaParts.joined(separator: " "))
         }
         if let first = tokens.first, prefixes.contains(key(first)) {
-            result.prefix = properCase(first.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+            result.prefix = properCase(stripping(first, "."))
             tokens.removeFirst()
         }
         while let last = tokens.last, isSuffix(last) {
@@ -123,7 +123,15 @@ public enum NameRule {
     }
 
     static func key(_ word: String) -> String {
-        word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".,"))
+        stripping(word, ".,").lowercased()
+    }
+
+    /// `word` without the characters of `set` at either end.
+    static func stripping(_ word: String, _ set: String) -> String {
+        var s = Substring(word)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return s.count == word.count ? word : String(s)
     }
 
     static func isSuffix(_ word: String) -> Bool { suffixes[key(word)] != nil }
@@ -142,12 +150,19 @@ public enum NameRule {
 
     /// `A` → `A.`-less initial kept as `A`; other words proper-cased.
     static func properCaseInitial(_ word: String) -> String {
-        let bare = word.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        let bare = stripping(word, ".")
         return bare.count == 1 ? bare.uppercased() : properCase(word)
     }
 
     static func isMixedCase(_ word: String) -> Bool {
-        word != word.uppercased() && word != word.lowercased()
+        var upper = false, lower = false
+        for scalar in word.unicodeScalars {
+            let p = scalar.properties
+            if p.changesWhenLowercased { upper = true }
+            if p.changesWhenUppercased { lower = true }
+            if upper && lower { return true }
+        }
+        return false
     }
 
     /// Proper case for a word written all in capitals or all in lower case; mixed case is kept.

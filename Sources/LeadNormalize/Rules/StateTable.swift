@@ -29,7 +29,8 @@ public enum StateTable {
 
     /// The USPS code for a state or province written as a code or a full name (any case).
     public static func code(for text: String) -> String? {
-        let t = text.uppercased().replacingOccurrences(of: ".", with: "").trimmed
+        var t = text.trimmed.uppercased()
+        if t.contains(".") { t.removeAll { $0 == "." } }
         if usCodes.contains(t) || provinceCodes.contains(t) { return t }
         return usStates[t] ?? provinces[t]
     }

@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+
+/// A first-in first-out hand-off between two threads that holds at most `capacity` items:
+/// `put` waits while it is full, `take` waits while it is empty. Bounded, so a fast reader
+/// cannot pile up the whole file in memory ahead of a slow destination.
+final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [Element] = []
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func put(_ item: Element) {
+        condition.lock()
+        while items.count >= capacity { condition.wait() }
+        items.append(item)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func take() -> Element {
+        condition.lock()
+        while items.isEmpty { condition.wait() }
+        let item = items.removeFirst()
+        condition.broadcast()
+        condition.unlock()
+        return item
+    }
+}
+
+/// Runs `body` on a thread of its own and lets the caller wait for it to end.
+final class WorkerThread: Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(name: String, _ body: @escaping @Sendable () -> Void) {
+        let finished = self.finished
+        let thread = Thread {
+            body()
+            finished.signal()
+        }
+        thread.name = name
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    func join() { finished.wait() }
+}
+
+/// Maps a batch on every core: the rows are split into one contiguous share per worker and
+/// each share is mapped in order, so the result is in input order.
+enum ParallelMap {
+    static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+
+    static func map<T: Sendable, U: Sendable>(_ input: [T], minimumShare: Int = 64, _ transform: @Sendable (T) -> U) -> [U] {
+        let shares = min(workers, max(1, input.count / minimumShare))
+        if shares == 1 { return input.map(transform) }
+        let results = Mutex<[[U]]>(Array(repeating: [], count: shares))
+        DispatchQueue.concurrentPerform(iterations: shares) { share in
+            let start = input.count * share / shares
+            let end = input.count * (share + 1) / shares
+            let mapped = input[start..<end].map(transform)
+            results.withLock { $0[share] = mapped }
+        }
+        return results.withLock { $0.flatMap { $0 } }
+    }
+}
+
+/// The first error any thread met; later ones are dropped.
+final class FirstFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: (any Error)?
+
+    func record(_ error: any Error) {
+        lock.withLock { if first == nil { first = error } }
+    }
+
+    var error: (any Error)? { lock.withLock { first } }
+}
