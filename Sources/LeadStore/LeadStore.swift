@@ -36,6 +36,8 @@ public final class LeadStore {
         }
     }
 
+    /// campaign_id look-ups on campaign_addresses use the (campaign_id, seq) index, which
+    /// `nextSeq` needs anyway, so there is no index on campaign_id alone to keep up to date.
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("flyr-tables") { db in
@@ -50,9 +52,9 @@ public final class LeadStore {
                   address TEXT, formatted TEXT, house_number TEXT, street_name TEXT, locality TEXT, region TEXT,
                   postal_code TEXT, coordinate TEXT, gers_id TEXT, seq INTEGER,
                   source TEXT CHECK (source IN ('closest_home','import_list','map','same_street')),
-                  created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
-                  UNIQUE (campaign_id, gers_id));
-                CREATE INDEX idx_addresses_campaign ON campaign_addresses(campaign_id);
+                  created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));
+                CREATE UNIQUE INDEX uq_addresses_campaign_gers ON campaign_addresses(campaign_id, gers_id) WHERE gers_id IS NOT NULL;
+                CREATE INDEX idx_addresses_campaign_seq ON campaign_addresses(campaign_id, seq);
                 CREATE TABLE contacts (
                   id TEXT PRIMARY KEY, user_id TEXT NOT NULL, full_name TEXT NOT NULL, phone TEXT, email TEXT,
                   address TEXT, campaign_id TEXT REFERENCES campaigns(id), address_id TEXT REFERENCES campaign_addresses(id) ON DELETE SET NULL,
@@ -69,10 +71,6 @@ public final class LeadStore {
                   updated_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
                   PRIMARY KEY (destination, dedupe_key));
                 """)
-        }
-        m.registerMigration("address-seq-index") { db in
-            // `nextSeq` reads max(seq) of one campaign; without this index that is a scan per row.
-            try db.execute(sql: "CREATE INDEX idx_addresses_campaign_seq ON campaign_addresses(campaign_id, seq)")
         }
         return m
     }
@@ -107,7 +105,21 @@ public final class LeadStore {
 
     /// Runs `body` in one transaction: rows and their ledger entries land together or not at all.
     public func transaction<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        try db.write { db in try body(StoreTransaction(db: db)) }
+        try db.write { db in try body(StoreTransaction(db: db, now: Self.timestamp())) }
+    }
+
+    /// Now as SQLite's `strftime('%Y-%m-%dT%H:%M:%fZ','now')` writes it, taken once per
+    /// transaction instead of evaluated for every row.
+    static func timestamp() -> String {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        let days = Int(ts.tv_sec) / 86_400
+        let seconds = Int(ts.tv_sec) % 86_400
+        let (y, m, d) = CivilDate.fromDays(days)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let millis = Int(ts.tv_nsec) / 1_000_000
+        let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return CivilDate.iso(y, m, d) + "T" + two(seconds / 3600) + ":" + two(seconds / 60 % 60) + ":" + two(seconds % 60) + "." + ms + "Z"
     }
 
     public func startRun(id: String, inputs: [String]) throws {
@@ -136,35 +148,37 @@ public final class LeadStore {
 /// Writes inside one transaction of the store.
 public struct StoreTransaction {
     let db: Database
+    /// The time every row written in this transaction is stamped with.
+    let now: String
 
     /// A statement compiled once per connection and reused (GRDB's statement cache).
     private func run(_ sql: String, _ arguments: StatementArguments) throws {
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 
-    public func insertContact(id: String, user: String, fullName: String, phone: String?, email: String?, address: String?,
-                              campaign: String?, addressID: String?, notes: String?) throws {
-        try run("INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, status, notes) VALUES (?,?,?,?,?,?,?,?,'new',?)",
-                [id, user, fullName, phone, email, address, campaign, addressID, notes])
-    }
-
-    public func updateContact(id: String, fullName: String, phone: String?, email: String?, address: String?, notes: String?) throws {
-        try run("UPDATE contacts SET full_name = ?, phone = ?, email = ?, address = ?, notes = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?",
-                [fullName, phone, email, address, notes, id])
-    }
-
-    public func insertAddress(id: String, campaign: String, address: PostalAddress, raw: String?, seq: Int) throws {
+    public func insertContact(id: String, user: String, _ contact: ContactRecord, campaign: String?, addressID: String?) throws {
         try run("""
-            INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source)
-            VALUES (?,?,?,?,?,?,?,?,?,?,'import_list')
-            """, [id, campaign, raw, address.formatted, address.houseNumber, streetName(address), address.city, address.state,
-                  address.zip4.map { "\(address.postalCode ?? "")-\($0)" } ?? address.postalCode, seq])
+            INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, status, notes, created_at, updated_at)
+            VALUES (?,?,?,?,?,?,?,?,'new',?,?,?)
+            """, [id, user, contact.fullName, contact.phone, contact.email, contact.address, campaign, addressID, contact.notes, now, now])
     }
 
-    public func updateAddress(id: String, address: PostalAddress, raw: String?) throws {
+    public func updateContact(id: String, _ contact: ContactRecord) throws {
+        try run("UPDATE contacts SET full_name = ?, phone = ?, email = ?, address = ?, notes = ?, updated_at = ? WHERE id = ?",
+                [contact.fullName, contact.phone, contact.email, contact.address, contact.notes, now, id])
+    }
+
+    public func insertAddress(id: String, campaign: String, _ address: AddressRecord, seq: Int) throws {
+        try run("""
+            INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source, created_at)
+            VALUES (?,?,?,?,?,?,?,?,?,?,'import_list',?)
+            """, [id, campaign, address.address, address.formatted, address.houseNumber, address.streetName, address.locality, address.region,
+                  address.postalCode, seq, now])
+    }
+
+    public func updateAddress(id: String, _ address: AddressRecord) throws {
         try run("UPDATE campaign_addresses SET address = ?, formatted = ?, house_number = ?, street_name = ?, locality = ?, region = ?, postal_code = ? WHERE id = ?",
-                [raw, address.formatted, address.houseNumber, streetName(address), address.city, address.state,
-                 address.zip4.map { "\(address.postalCode ?? "")-\($0)" } ?? address.postalCode, id])
+                [address.address, address.formatted, address.houseNumber, address.streetName, address.locality, address.region, address.postalCode, id])
     }
 
     public func nextSeq(campaign: String) throws -> Int {
@@ -174,19 +188,51 @@ public struct StoreTransaction {
 
     public func record(destination: String, key: String, remoteID: String, hash: String, run: String, source: SourceLocation) throws {
         try self.run("""
-            INSERT INTO leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row)
-            VALUES (?,?,?,?,?,?,?,?)
+            INSERT INTO leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row, updated_at)
+            VALUES (?,?,?,?,?,?,?,?,?)
             ON CONFLICT (destination, dedupe_key) DO UPDATE SET remote_id = excluded.remote_id, content_hash = excluded.content_hash,
               run_id = excluded.run_id, source_file = excluded.source_file, source_sheet = excluded.source_sheet,
-              source_row = excluded.source_row, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
-            """, [destination, key, remoteID, hash, run, source.file, source.sheet, source.row])
+              source_row = excluded.source_row, updated_at = excluded.updated_at
+            """, [destination, key, remoteID, hash, run, source.file, source.sheet, source.row, now])
     }
+}
 
+/// A FLYR contact's columns, worked out before the write (on any thread).
+public struct ContactRecord: Sendable, Equatable {
+    public var fullName: String
+    public var phone: String?
+    public var email: String?
+    public var address: String?
+    public var notes: String?
+
+    public init(fullName: String, phone: String?, email: String?, address: String?, notes: String?) {
+        (self.fullName, self.phone, self.email, self.address, self.notes) = (fullName, phone, email, address, notes)
+    }
+}
+
+/// A FLYR campaign address's columns, worked out before the write (on any thread).
+public struct AddressRecord: Sendable, Equatable {
+    /// The delivery line: `12 N MAIN ST APT 4`.
+    public var address: String?
+    public var formatted: String?
+    public var houseNumber: String?
     /// FLYR keeps the street name with its directionals and suffix (`N MAIN ST`), and the unit.
-    private func streetName(_ a: PostalAddress) -> String? {
+    public var streetName: String?
+    public var locality: String?
+    public var region: String?
+    public var postalCode: String?
+
+    public init(_ a: PostalAddress) {
+        address = a.deliveryLine
+        formatted = a.formatted
+        houseNumber = a.houseNumber
         let unit = [a.unitType, a.unitID].compactMap { $0 }.joined(separator: " ")
-        guard let street = a.poBoxID.map({ "PO BOX \($0)" }) ?? a.streetLine else { return nil }
-        return unit.isEmpty ? street : street + " " + unit
+        if let street = a.poBoxID.map({ "PO BOX \($0)" }) ?? a.streetLine {
+            streetName = unit.isEmpty ? street : street + " " + unit
+        }
+        locality = a.city
+        region = a.state
+        postalCode = a.zip4.map { "\(a.postalCode ?? "")-\($0)" } ?? a.postalCode
     }
 }
 

@@ -52,8 +52,8 @@ import Testing
         struct Boom: Error {}
         #expect(throws: Boom.self) {
             try store.transaction { tx in
-                try tx.insertContact(id: "c1", user: owner, fullName: "Ann Lee", phone: "+16175550100", email: nil, address: nil,
-                                     campaign: campaign, addressID: nil, notes: nil)
+                try tx.insertContact(id: "c1", user: owner, ContactRecord(fullName: "Ann Lee", phone: "+16175550100", email: nil, address: nil, notes: nil),
+                                     campaign: campaign, addressID: nil)
                 try tx.record(destination: "d", key: "k", remoteID: "c1", hash: "h", run: "r", source: SourceLocation(file: "f", row: 1))
                 throw Boom()
             }
@@ -82,7 +82,7 @@ import Testing
             var seqs: [Int] = []
             for (k, campaign) in [a, a, b].enumerated() {
                 let seq = try tx.nextSeq(campaign: campaign)
-                try tx.insertAddress(id: "addr\(k)", campaign: campaign, address: address, raw: "12 North Main Street Apt 4", seq: seq)
+                try tx.insertAddress(id: "addr\(k)", campaign: campaign, AddressRecord(address), seq: seq)
                 seqs.append(seq)
             }
             return seqs
@@ -95,6 +95,7 @@ import Testing
         #expect(row["region"] as String? == "MA")
         #expect(row["source"] as String? == "import_list")
         #expect(row["formatted"] as String? == "12 N MAIN ST APT 4, BOSTON, MA 02134-1234")
+        #expect(row["address"] as String? == "12 N MAIN ST APT 4")
     }
 
     @Test func runsRecordTheirCounts() throws {
