@@ -50,15 +50,19 @@ static void finish(const PhoneNumberUtil *util, PhoneNumber &parsed, int want_ty
 extern "C" int cleadphone_parse(const char *number, const char *default_region, int want_type, cleadphone_result *out) {
     std::memset(out, 0, sizeof *out);
     out->type = CLEADPHONE_UNKNOWN;
-    const PhoneNumberUtil *util = PhoneNumberUtil::GetInstance();
+    // Looked up once: GetInstance takes a lock and the region list is rebuilt on every call.
+    static const PhoneNumberUtil *const util = PhoneNumberUtil::GetInstance();
+    static const std::string main_region = [] {
+        std::string region;
+        util->GetRegionCodeForCountryCode(1, &region);
+        return region;
+    }();
     PhoneNumber parsed;
 
     // Fast path: a plain ten-digit number valid in the US is what Parse would give: country
     // code 1 and those digits, and the US is the region libphonenumber names for it (the US is
     // the first region of code 1, and a toll-free number is valid in every NANP region, so this
     // holds only for the US as the default). Anything else takes the full path.
-    std::string main_region;
-    util->GetRegionCodeForCountryCode(1, &main_region);
     if (main_region == default_region) {
         std::string digits = plain_nanp_digits(number);
         if (!digits.empty()) {

@@ -19,27 +19,47 @@ public struct PostalAddress: Sendable, Equatable, Codable {
 
     public init() {}
 
-    public var isEmpty: Bool { deliveryLine == nil && city == nil && state == nil && postalCode == nil }
+    public var isEmpty: Bool {
+        poBoxID == nil && houseNumber == nil && streetPredirectional == nil && streetName == nil && streetSuffix == nil
+            && streetPostdirectional == nil && unitType == nil && unitID == nil && city == nil && state == nil && postalCode == nil
+    }
 
     /// The street: directionals, name and suffix (`N MAIN ST`), without the house number or unit.
     public var streetLine: String? {
-        let parts = [streetPredirectional, streetName, streetSuffix, streetPostdirectional].compactMap { $0 }
-        return parts.isEmpty ? nil : parts.joined(separator: " ")
+        var line = ""
+        Self.append(streetPredirectional, to: &line, separator: " ")
+        Self.append(streetName, to: &line, separator: " ")
+        Self.append(streetSuffix, to: &line, separator: " ")
+        Self.append(streetPostdirectional, to: &line, separator: " ")
+        return line.isEmpty ? nil : line
     }
 
     /// `123 N MAIN ST APT 4`, or `PO BOX 12`.
     public var deliveryLine: String? {
-        if let poBoxID { return "PO BOX \(poBoxID)" }
-        let parts = [houseNumber, streetLine, unitType, unitID].compactMap { $0 }
-        return parts.isEmpty ? nil : parts.joined(separator: " ")
+        if let poBoxID { return "PO BOX " + poBoxID }
+        var line = ""
+        Self.append(houseNumber, to: &line, separator: " ")
+        Self.append(streetLine, to: &line, separator: " ")
+        Self.append(unitType, to: &line, separator: " ")
+        Self.append(unitID, to: &line, separator: " ")
+        return line.isEmpty ? nil : line
     }
 
     /// `123 N MAIN ST APT 4, SPRINGFIELD, MA 01101-1234`.
     public var formatted: String? {
-        var last: [String] = []
-        if let state { last.append(state) }
-        if let postalCode { last.append(zip4.map { "\(postalCode)-\($0)" } ?? postalCode) }
-        let parts = [deliveryLine, city, last.isEmpty ? nil : last.joined(separator: " ")].compactMap { $0 }
-        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+        var last = state ?? ""
+        if let postalCode { Self.append(zip4.map { postalCode + "-" + $0 } ?? postalCode, to: &last, separator: " ") }
+        var line = deliveryLine ?? ""
+        Self.append(city, to: &line, separator: ", ")
+        Self.append(last.isEmpty ? nil : last, to: &line, separator: ", ")
+        return line.isEmpty ? nil : line
+    }
+
+    /// Appends `part` to `line`, after `separator` when `line` already has text.
+    @inline(__always)
+    static func append(_ part: String?, to line: inout String, separator: String) {
+        guard let part else { return }
+        if !line.isEmpty { line += separator }
+        line += part
     }
 }

@@ -51,7 +51,7 @@ public enum NameRule {
         }
         // A couple: `John & Jane Smith`, `John and Jane Smith`, `John Smith & Jane Doe`, `SMITH, JOHN & JANE`.
         let tokens = words(text)
-        if let joint = tokens.firstIndex(where: { ["&", "and", "+", "&amp;"].contains($0.lowercased()) }), joint > 0, joint < tokens.count - 1 {
+        if let joint = tokens.firstIndex(where: { ["&", "and", "+", "&amp;"].contains(key($0)) && !$0.hasSuffix(".") && !$0.hasSuffix(",") }), joint > 0, joint < tokens.count - 1 {
             var a = parseOne(tokens[..<joint].joined(separator: " "))
             let b = parseOne(tokens[(joint + 1)...].joined(separator: " "))
             if a.family == nil { a.family = b.family }
@@ -123,7 +123,19 @@ public enum NameRule {
     }
 
     static func key(_ word: String) -> String {
-        stripping(word, ".,").lowercased()
+        if let ascii = word.utf8.withContiguousStorageIfAvailable({ bytes -> String? in
+            var start = 0, end = bytes.count
+            while start < end && (bytes[start] == UInt8(ascii: ".") || bytes[start] == UInt8(ascii: ",")) { start += 1 }
+            while end > start && (bytes[end - 1] == UInt8(ascii: ".") || bytes[end - 1] == UInt8(ascii: ",")) { end -= 1 }
+            var out = [UInt8]()
+            out.reserveCapacity(end - start)
+            for k in start..<end {
+                if bytes[k] >= 0x80 { return nil }
+                out.append(lowerASCII(bytes[k]))
+            }
+            return String(decoding: out, as: UTF8.self)
+        }), let ascii { return ascii }
+        return stripping(word, ".,").lowercased()
     }
 
     /// `word` without the characters of `set` at either end.
@@ -167,6 +179,7 @@ public enum NameRule {
 
     /// Proper case for a word written all in capitals or all in lower case; mixed case is kept.
     public static func properCase(_ word: String) -> String {
+        if let ascii = properCaseASCII(word) { return ascii }
         if isMixedCase(word) { return word }
         return word.split(separator: "-", omittingEmptySubsequences: false).map { part -> String in
             let lower = part.lowercased()
@@ -184,6 +197,45 @@ public enum NameRule {
             return capitalized(lower)
         }.joined(separator: "-")
     }
+
+    /// `properCase` on the bytes of an ASCII word (the common case), or nil for any other word.
+    /// Same rules: mixed case kept; each hyphenated part gets a capital, after `O'` and `Mc`
+    /// too, and the listed Mac names.
+    static func properCaseASCII(_ word: String) -> String? {
+        word.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            var upper = false, lower = false
+            for b in bytes {
+                if b >= 0x80 { return nil }
+                if b >= 0x41 && b <= 0x5A { upper = true } else if b >= 0x61 && b <= 0x7A { lower = true }
+            }
+            if upper && lower { return word }
+            var out = [UInt8](repeating: 0, count: bytes.count)
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: "-") { end += 1 }
+                for k in start..<end { out[k] = lowerASCII(bytes[k]) }
+                let count = end - start
+                if count > 0 {
+                    out[start] = upperASCII(out[start])
+                    if count > 2 && out[start + 1] == UInt8(ascii: "'") {
+                        out[start + 2] = upperASCII(out[start + 2])  // O'Neil
+                    } else if count > 3 && out[start] == UInt8(ascii: "M") && out[start + 1] == UInt8(ascii: "c") {
+                        out[start + 2] = upperASCII(out[start + 2])  // McDonald
+                    } else if count > 3 && out[start] == UInt8(ascii: "M") && out[start + 1] == UInt8(ascii: "a") && out[start + 2] == UInt8(ascii: "c"),
+                              macNames.contains(String(decoding: [lowerASCII(out[start])] + out[(start + 1)..<end], as: UTF8.self)) {
+                        out[start + 3] = upperASCII(out[start + 3])  // MacDonald
+                    }
+                }
+                if end < bytes.count { out[end] = UInt8(ascii: "-") }
+                start = end + 1
+            }
+            return String(decoding: out, as: UTF8.self)
+        } ?? nil
+    }
+
+    @inline(__always) static func lowerASCII(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+    @inline(__always) static func upperASCII(_ b: UInt8) -> UInt8 { b >= 0x61 && b <= 0x7A ? b & 0xDF : b }
 
     private static func capitalized(_ s: String) -> String {
         guard let first = s.first else { return s }
