@@ -6,7 +6,9 @@ let package = Package(
     name: "LeadPort",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "leadport", targets: ["leadport"])
+        .executable(name: "leadport", targets: ["leadport"]),
+        // libphonenumber behind a C function, loaded on first use (docs/architecture.md).
+        .library(name: "LeadPhone", type: .dynamic, targets: ["CLeadPhone"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,9 +26,11 @@ let package = Package(
             // overlapping accesses, and the dynamic exclusivity checks cost ~10% of XLSX time.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
-        // libphonenumber (C++) behind a C header; see docs/architecture.md.
-        .target(name: "CLeadPhone", linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]),
-        .target(name: "LeadNormalize", dependencies: ["LeadCore", "CLeadPhone", .product(name: "Yams", package: "Yams")]),
+        // libphonenumber (C++) behind a C header; see docs/architecture.md. LeadNormalize sees
+        // only the header and loads libLeadPhone.so (CLeadPhone) with dlopen when first needed.
+        .target(name: "CLeadPhoneAPI"),
+        .target(name: "CLeadPhone", dependencies: ["CLeadPhoneAPI"], linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]),
+        .target(name: "LeadNormalize", dependencies: ["LeadCore", "CLeadPhoneAPI", .product(name: "Yams", package: "Yams")]),
         .target(name: "LeadWriters", dependencies: ["LeadCore", "CLeadZip"]),
         .target(name: "LeadStore", dependencies: ["LeadCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore"]),

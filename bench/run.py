@@ -1,6 +1,8 @@
-"""`make bench`: times `leadport cat --format count` on the generated lead lists and
-`leadport --version`, and prints wall time, throughput and peak RSS against the targets.
-Each figure is the best of N runs (peak RSS is the largest seen)."""
+"""`make bench`: times `leadport cat --format count` on the generated lead lists,
+`leadport --version`, and `leadport import` of a 100k-row messy list through every rule into the
+embedded SQLite against the Python yardstick (bench/baseline_import.py: csv, phonenumbers,
+usaddress, sqlite3) timed in the same run. Prints wall time, throughput and peak RSS against the
+targets. Each figure is the best of N runs (peak RSS is the largest seen)."""
 import argparse, os, platform, resource, subprocess, sys, time
 
 TARGETS = [
@@ -58,12 +60,58 @@ def main():
         ok = best <= max_s and rss <= max_mib
         failures += not ok
         print(f"{name:<18} {best:8.3f} {max_s:8.2f} {rows / best:12,.0f} {size_mb / best:8.1f} {rss:8.1f}Mi {max_mib:6d}Mi  {'ok' if ok else 'MISSED'}  ({out})")
+    failures += import_benchmark(binary, args)
     walls = [run_once([binary, "--version"])[0] for _ in range(20)]
     best = min(walls)
     ok = best <= 0.010
     failures += not ok
     print(f"{'--version':<18} {best * 1000:7.1f}ms {10:6d}ms {'':>12} {'':>8} {'':>10} {'':>8}  {'ok' if ok else 'MISSED'}")
     print(f"best of {args.runs} runs each; {failures} target(s) missed")
+
+
+IMPORT_ROWS = 100_000
+IMPORT_MIN_ROWS_PER_S = 50_000
+IMPORT_MIN_SPEEDUP = 10
+
+
+def import_benchmark(binary, args):
+    """The messy list through every rule into a fresh embedded database, against Python."""
+    path = os.path.join(args.data, "messy-100k.csv")
+    if not os.path.exists(path):
+        subprocess.run([sys.executable, "bench/messy.py", path, str(IMPORT_ROWS)], check=True)
+    db = os.path.join(args.data, "import-bench.db")
+
+    def fresh():
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(db + suffix):
+                os.remove(db + suffix)
+
+    cmd = [binary, "import", path, "--campaign", "Spring farm", "--to", "sqlite:" + db, "--progress", "none"]
+    walls, rss = [], 0
+    for _ in range(args.runs):
+        fresh()
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        walls.append(time.perf_counter() - start)
+        if proc.returncode not in (0, 3):
+            sys.exit(f"leadport import failed: {proc.stderr.decode()}")
+        summary = proc.stderr.decode().strip().splitlines()[-1]
+    fresh()
+    rss = peak_rss_kib(cmd) / 1024
+    py_db = os.path.join(args.data, "import-bench-python.db")
+    py_walls = []
+    for _ in range(max(1, min(args.runs, 2))):
+        start = time.perf_counter()
+        py = subprocess.run([sys.executable, "bench/baseline_import.py", path, py_db], stdout=subprocess.PIPE, check=True)
+        py_walls.append(time.perf_counter() - start)
+    best, py_best = min(walls), min(py_walls)
+    rate, speedup = IMPORT_ROWS / best, py_best / best
+    ok = rate >= IMPORT_MIN_ROWS_PER_S and speedup >= IMPORT_MIN_SPEEDUP
+    print(f"{'import 100k messy':<18} {best:8.3f} {IMPORT_ROWS / IMPORT_MIN_ROWS_PER_S:8.2f} {rate:12,.0f} {'':>8} {rss:8.1f}Mi {'':>8}  "
+          f"{'ok' if ok else 'MISSED'}  ({summary})")
+    print(f"{'  python baseline':<18} {py_best:8.3f} {'':>8} {IMPORT_ROWS / py_best:12,.0f}   -> leadport is {speedup:.1f}x faster "
+          f"(target {IMPORT_MIN_SPEEDUP}x; python: {py.stdout.decode().strip()})")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

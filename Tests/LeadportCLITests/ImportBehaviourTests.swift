@@ -129,3 +129,23 @@ import Testing
         #expect(try cell("Property Zip")[0] as? String == "2108")
     }
 }
+
+@Suite struct PhoneLibraryTests {
+    @Test func withoutThePhoneLibraryOnlyPhonesFailAndTheMessageSaysWhatIsMissing() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-alone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let alone = dir.appendingPathComponent("leadport")
+        try FileManager.default.copyItem(at: Leadport.binary, to: alone)
+        #expect(try Leadport.run(program: alone, ["--version"]).status == 0)
+        let email = try Leadport.run(program: alone, ["normalize", "email"], stdin: Data("ann@example.com\n".utf8))
+        #expect(email.stdout.contains("\"valid\":true"))
+        let phone = try Leadport.run(program: alone, ["normalize", "phone"], stdin: Data("617-555-0100\n".utf8))
+        #expect(phone.stdout.contains("cannot load the phone library libLeadPhone.so"), "\(phone.stdout)")
+        // Beside the binary again, it loads.
+        try FileManager.default.copyItem(at: Leadport.binary.deletingLastPathComponent().appendingPathComponent("libLeadPhone.so"),
+                                         to: dir.appendingPathComponent("libLeadPhone.so"))
+        let loaded = try Leadport.run(program: alone, ["normalize", "phone"], stdin: Data("617-555-0100\n".utf8))
+        #expect(loaded.stdout.contains("\"e164\":\"+16175550100\""))
+    }
+}

@@ -64,7 +64,7 @@ enum ExportColumns {
 extension DedupeKey {
     /// Why two rows with this key are the same lead, in words.
     static func reason(_ key: String, lead: Lead) -> String {
-        switch key.prefix { $0 != ":" } {
+        switch key.prefix(while: { $0 != ":" }) {
         case "email": return "same email"
         case "phone": return "same phone and family name"
         case "address": return lead.address.unitID != nil ? "same address and unit" : "same address"

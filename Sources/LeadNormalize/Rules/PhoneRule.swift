@@ -1,6 +1,6 @@
 import LeadCore
 import Foundation
-import CLeadPhone
+import CLeadPhoneAPI
 
 /// A phone number as libphonenumber reads it, after repairing what Excel does to long numbers.
 public struct PhoneResult: Sendable, Equatable {
@@ -37,8 +37,12 @@ public enum PhoneRule {
             return result
         }
         if text.lowercased().hasPrefix("tel:") { text = String(text.dropFirst(4)) }
+        guard let parse = PhoneLibrary.parse else {
+            result.problem = PhoneLibrary.loadError
+            return result
+        }
         var out = cleadphone_result()
-        let status = cleadphone_parse(text, region.uppercased(), wantType ? 1 : 0, &out)
+        let status = parse(text, region.uppercased(), wantType ? 1 : 0, &out)
         if status != 0 {
             result.problem = "not a phone number"
             return result
@@ -64,5 +68,46 @@ public enum PhoneRule {
         withUnsafeBytes(of: tuple) { raw in
             String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
         }
+    }
+}
+
+/// libLeadPhone.so (the CLeadPhone target: libphonenumber behind one C function), loaded the
+/// first time a phone is parsed. It is looked for beside the running program (the build folder
+/// holds both), then in `../lib` from it, then where `LEADPORT_PHONE_LIBRARY` points.
+enum PhoneLibrary {
+    typealias Parse = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<cleadphone_result>?) -> Int32
+
+    private static let loaded: Result<Parse, LoadError> = load()
+
+    struct LoadError: Error { var message: String }
+
+    static var parse: Parse? { try? loaded.get() }
+
+    static var loadError: String? {
+        if case .failure(let error) = loaded { return error.message }
+        return nil
+    }
+
+    private static func load() -> Result<Parse, LoadError> {
+        var candidates: [String] = []
+        if let path = ProcessInfo.processInfo.environment["LEADPORT_PHONE_LIBRARY"] { candidates.append(path) }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            let dir = (exe as NSString).deletingLastPathComponent
+            candidates += [dir + "/libLeadPhone.so", (dir as NSString).deletingLastPathComponent + "/lib/libLeadPhone.so"]
+        }
+        var errors: [String] = []
+        for path in candidates {
+            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+                errors.append(dlerror().map { String(cString: $0) } ?? path)
+                continue
+            }
+            guard let symbol = dlsym(handle, "cleadphone_parse") else {
+                errors.append("\(path): no cleadphone_parse")
+                continue
+            }
+            return .success(unsafeBitCast(symbol, to: Parse.self))
+        }
+        return .failure(LoadError(message: "cannot load the phone library libLeadPhone.so (keep it beside the leadport binary, "
+                                      + "or set LEADPORT_PHONE_LIBRARY): " + errors.joined(separator: "; ")))
     }
 }

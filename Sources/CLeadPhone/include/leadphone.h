@@ -1,0 +1,2 @@
+/* libLeadPhone.so implements the interface in cleadphone.h (the CLeadPhoneAPI target). */
+#include "cleadphone.h"
