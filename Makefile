@@ -36,9 +36,9 @@ demo: build
 	@echo '$$ leadport inspect $(DEMO)'
 	@$(BIN_DEBUG) inspect $(DEMO)
 	@echo
-	@echo '$$ leadport import $(DEMO) --campaign "October open house" --to sqlite:demo-output/leadport.db --export demo-output/processed.csv --rejects demo-output/rejects.csv --report demo-output/report.csv'
+	@echo '$$ leadport import $(DEMO) --campaign "October open house" --to sqlite:demo-output/leadport.db --export demo-output/processed.xlsx --rejects demo-output/rejects.csv --report demo-output/report.csv'
 	@$(BIN_DEBUG) import $(DEMO) --campaign "October open house" --to sqlite:demo-output/leadport.db \
-	  --export demo-output/processed.csv --rejects demo-output/rejects.csv --report demo-output/report.csv; \
+	  --export demo-output/processed.xlsx --rejects demo-output/rejects.csv --report demo-output/report.csv; \
 	  status=$$?; echo "exit status $$status (3: some rows were rejected; see demo-output/rejects.csv)"; [ $$status -eq 0 ] || [ $$status -eq 3 ]
 
 test: deps
