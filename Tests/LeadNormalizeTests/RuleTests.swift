@@ -29,6 +29,28 @@ import Testing
         #expect(r.problem?.contains("scientific notation") == true)
     }
 
+    /// The plain-number fast path must answer as libphonenumber's full path does.
+    @Test func plainNorthAmericanNumbersAnswerAsTheFullPath() {
+        // A toll-free number is valid in every NANP region; libphonenumber names the US.
+        for region in ["US", "CA"] {
+            let r = PhoneRule.normalize("1-800-555-0199", region: region)
+            #expect(r.e164 == "+18005550199" && r.valid && r.region == "US" && r.numberType == "TOLL_FREE", "\(region)")
+        }
+        // A Canadian number from a US default: valid, and in Canada.
+        let toronto = PhoneRule.normalize("(416) 555-0199")
+        #expect(toronto.valid && toronto.region == "CA")
+        // Leading 1 and +1 are the country code, not digits of the number.
+        #expect(PhoneRule.normalize("16175550100").e164 == "+16175550100")
+        #expect(PhoneRule.normalize("+1 617 555 0100").e164 == "+16175550100")
+        // Ten digits that are no real number, and eleven that are too many.
+        let fake = PhoneRule.normalize("123-456-7890")
+        #expect(!fake.valid && fake.problem != nil)
+        #expect(!PhoneRule.normalize("617 555 01000").valid)
+        // The type is looked up only when wanted.
+        #expect(PhoneRule.normalize("617-555-0100", wantType: false).numberType == nil)
+        #expect(PhoneRule.normalize("617-555-0100").numberType == "FIXED_LINE_OR_MOBILE")
+    }
+
     @Test func regionDecidesNationalNumbers() {
         #expect(PhoneRule.normalize("020 7946 0958", region: "GB").e164 == "+442079460958")
         #expect(PhoneRule.normalize("800 555 0199").numberType == "TOLL_FREE")
