@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "CLeadPhone", dependencies: ["CLeadPhoneAPI"], linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]),
         .target(name: "LeadNormalize", dependencies: ["LeadCore", "CLeadPhoneAPI", .product(name: "Yams", package: "Yams")]),
         .target(name: "LeadWriters", dependencies: ["LeadCore", "CLeadZip"]),
-        .target(name: "LeadStore", dependencies: ["LeadCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "LeadStore", dependencies: ["LeadCore", .product(name: "GRDB", package: "GRDB.swift"),
+                                                 .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore"]),
         .executableTarget(
             name: "leadport",

@@ -1,6 +1,7 @@
 #include "cleadphone.h"
 
 #include <cstring>
+#include <strings.h>
 #include <string>
 
 #include <phonenumbers/phonenumber.pb.h>
@@ -16,20 +17,41 @@ static void copy_out(char *dst, size_t size, const std::string &src) {
 }
 
 // The ten digits of a North American number written only with digits, spaces and ( ) - . /
-// (an optional leading + before a country code 1, or a leading 1 trunk prefix), or "" when the
+// (an optional leading + before a country code 1, or a leading 1 trunk prefix), and an
+// extension written " x12", " ext 12", " ext. 12" or " extension 12" after it; or "" when the
 // text has any other shape. libphonenumber's Parse spends most of its time on regular
 // expressions that such plain text does not need.
-static std::string plain_nanp_digits(const char *number) {
+static std::string plain_nanp_digits(const char *number, std::string *extension) {
     std::string digits;
     bool plus = false;
-    for (const char *c = number; *c; ++c) {
+    const char *c = number;
+    for (; *c; ++c) {
         if (*c >= '0' && *c <= '9') {
             digits.push_back(*c);
         } else if (*c == '+' && digits.empty() && !plus) {
             plus = true;
-        } else if (*c != ' ' && *c != '(' && *c != ')' && *c != '-' && *c != '.' && *c != '/') {
-            return "";
+        } else if (*c == ' ' || *c == '(' || *c == ')' || *c == '-' || *c == '.' || *c == '/') {
+            continue;
+        } else {
+            break;
         }
+    }
+    if (*c) {
+        // Only an extension may follow, after a space: "x", "ext", "ext." or "extension".
+        if (c == number || c[-1] != ' ') return "";
+        const char *words[] = {"extension", "ext.", "ext", "x"};
+        size_t matched = 0;
+        for (const char *w : words) {
+            size_t n = std::strlen(w);
+            if (strncasecmp(c, w, n) == 0) { matched = n; break; }
+        }
+        if (matched == 0) return "";
+        c += matched;
+        while (*c == ' ') ++c;
+        const char *start = c;
+        while (*c >= '0' && *c <= '9') ++c;
+        if (*c || c == start || c - start > 6) return "";
+        extension->assign(start, c - start);
     }
     if (digits.size() == 11 && digits[0] == '1') return digits.substr(1);
     if (digits.size() == 10 && !plus) return digits;
@@ -64,10 +86,12 @@ extern "C" int cleadphone_parse(const char *number, const char *default_region, 
     // the first region of code 1, and a toll-free number is valid in every NANP region, so this
     // holds only for the US as the default). Anything else takes the full path.
     if (main_region == default_region) {
-        std::string digits = plain_nanp_digits(number);
+        std::string extension;
+        std::string digits = plain_nanp_digits(number, &extension);
         if (!digits.empty()) {
             parsed.set_country_code(1);
             parsed.set_national_number(std::stoull(digits));
+            if (!extension.empty()) parsed.set_extension(extension);
             if (util->IsValidNumberForRegion(parsed, default_region)) {
                 out->is_valid = 1;
                 out->is_possible = 1;

@@ -1,5 +1,6 @@
 import LeadCore
 import LeadNormalize
+import LeadStore
 import LeadWriters
 
 /// The key a lead is known by, in the mapping's order: `email:…`, `phone:+1…|family`,
@@ -28,14 +29,20 @@ enum DedupeKey {
 
 /// A stable hash of what would be sent, so an unchanged lead is not sent again (FNV-1a, 64 bits).
 enum ContentHash {
-    static func of(_ lead: Lead, target: Mapping.Target) -> String {
-        let parts: [String?] = [target.rawValue, lead.fullName, lead.email, lead.phone, lead.mobile, lead.company, lead.notes,
-                                lead.address.formatted, lead.mailingAddress?.formatted]
+    static func of(_ lead: Lead, contact: ContactRecord, target: Mapping.Target) -> String {
+        let parts: [String?] = [target.rawValue, contact.fullName, contact.email, lead.phone, lead.mobile, lead.company, contact.notes,
+                                contact.address, lead.mailingAddress?.formatted]
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for part in parts {
-            for b in (part ?? "\u{0}").utf8 {
-                h ^= UInt64(b)
-                h = h &* 0x100_0000_01b3
+            if var part {
+                part.withUTF8 { bytes in
+                    for b in bytes {
+                        h ^= UInt64(b)
+                        h = h &* 0x100_0000_01b3
+                    }
+                }
+            } else {
+                h = h &* 0x100_0000_01b3  // nil: one zero byte
             }
             h ^= 0x1f
             h = h &* 0x100_0000_01b3

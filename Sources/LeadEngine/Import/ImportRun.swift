@@ -188,7 +188,7 @@ public final class ImportRun: @unchecked Sendable {
         let contact = ContactRecord(fullName: Self.displayName(lead), phone: lead.phone ?? lead.mobile, email: lead.email,
                                     address: lead.address.formatted, notes: lead.notes)
         let address = lead.address.deliveryLine == nil ? nil : AddressRecord(lead.address)
-        var pending = Pending(lead: lead, cells: row.cells, key: DedupeKey.make(lead, kinds: plan.mapping.dedupe), hash: ContentHash.of(lead, target: target),
+        var pending = Pending(lead: lead, cells: row.cells, key: DedupeKey.make(lead, kinds: plan.mapping.dedupe), hash: ContentHash.of(lead, contact: contact, target: target),
                               contact: contact, address: address)
         if row.isBlank {
             pending.outcome = .skipped

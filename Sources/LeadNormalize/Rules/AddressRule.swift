@@ -104,17 +104,28 @@ public enum AddressRule {
             if !word.isEmpty { tokens.append(Token(text: word, upper: word.uppercased(), segment: segment)) }
             current = ""
         }
-        for ch in input {
-            switch ch {
-            case ",", "\n", "\r", ";":
+        // Separators are ASCII, so the text is cut on its bytes; words keep their characters.
+        var start = input.utf8.startIndex
+        var index = start
+        let utf8 = input.utf8
+        func take() { current = String(input[start..<index]) }
+        while index < utf8.endIndex {
+            let b = utf8[index]
+            if b == UInt8(ascii: ",") || b == 0x0A || b == 0x0D || b == UInt8(ascii: ";") {
+                take()
                 flush()
                 segment += 1
-            case " ", "\t":
+                // CR LF is one line break.
+                if b == 0x0D, utf8.index(after: index) < utf8.endIndex, utf8[utf8.index(after: index)] == 0x0A { index = utf8.index(after: index) }
+                start = utf8.index(after: index)
+            } else if b == 0x20 || b == 0x09 {
+                take()
                 flush()
-            default:
-                current.append(ch)
+                start = utf8.index(after: index)
             }
+            index = utf8.index(after: index)
         }
+        take()
         flush()
         // `P.O.` and `P. O.` come out as `P.O` / `P` `O`: join them.
         var joined: [Token] = []

@@ -54,6 +54,8 @@ public enum ExcelRepair {
     /// Zeros are put back only where the state's ZIP prefixes say so.
     public static func usZip(_ text: String, state: String?) -> ZipRepair {
         var t = text.trimmed
+        // Most ZIPs are already five digits.
+        if t.utf8.count == 5, t.utf8.allSatisfy(isDigit) { return .unchanged(t) }
         if t.hasSuffix(".0") { t = String(t.dropLast(2)) }
         let digits = t.filter(\.isASCII).filter(\.isNumber)
         let shapeOK = t.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == " ") }

@@ -39,7 +39,9 @@ public enum NameRule {
         var text = input.trimmed
         if text.isEmpty { return name }
         // A nickname in quotes or brackets.
-        for (open, close) in [(Character("\""), Character("\"")), ("“", "”"), ("(", ")"), ("'", "'")] {
+        // (Most names have none of the marks; scanning the bytes first skips four Character searches.)
+        let marks = text.utf8.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "'") || $0 == 0xE2 }
+        for (open, close) in marks ? [(Character("\""), Character("\"")), ("“", "”"), ("(", ")"), ("'", "'")] : [] {
             if let a = text.firstIndex(of: open), let b = text[text.index(after: a)...].firstIndex(of: close), text.index(after: a) < b {
                 let nick = text[text.index(after: a)..<b].trimmed
                 if !nick.isEmpty && !nick.contains(" ") || open == "\"" {
@@ -73,7 +75,7 @@ public enum NameRule {
         var result = PersonName(input: text)
         var tokens: [String]
         var commaFamily: [String]?
-        let commaParts = text.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty }
+        let commaParts = text.utf8.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self).trimmed }.filter { !$0.isEmpty }
         if commaParts.count >= 2, !isSuffix(commaParts[1]) {
             // `Family, Given Middle[, Suffix]`
             commaFamily = words(commaParts[0])
@@ -119,7 +121,8 @@ public enum NameRule {
     }
 
     static func words(_ s: String) -> [String] {
-        s.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        // Split on the bytes: a space or tab is never part of a multi-byte character.
+        s.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map { String(decoding: $0, as: UTF8.self) }
     }
 
     static func key(_ word: String) -> String {
@@ -140,6 +143,11 @@ public enum NameRule {
 
     /// `word` without the characters of `set` at either end.
     static func stripping(_ word: String, _ set: String) -> String {
+        // ASCII marks (the only ones used) can be checked on the bytes.
+        let marks = Array(set.utf8)
+        if marks.allSatisfy({ $0 < 0x80 }), let first = word.utf8.first, let last = word.utf8.last, !marks.contains(first), !marks.contains(last) {
+            return word
+        }
         var s = Substring(word)
         while let f = s.first, set.contains(f) { s = s.dropFirst() }
         while let l = s.last, set.contains(l) { s = s.dropLast() }
