@@ -96,6 +96,13 @@ public final class LeadStore {
         }
     }
 
+    /// Whether the ledger knows any lead for `destination`.
+    public func hasLedger(destination: String) throws -> Bool {
+        try db.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM leadport_ledger WHERE destination = ?)", arguments: [destination]) ?? false
+        }
+    }
+
     public func ledger(destination: String, keys: [String]) throws -> [String: LedgerEntry] {
         try db.read { db in
             var found: [String: LedgerEntry] = [:]

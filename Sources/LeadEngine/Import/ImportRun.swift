@@ -70,6 +70,8 @@ public final class ImportRun: @unchecked Sendable {
     let emit: (ProgressEvent) -> Void
     let destination: String
     private let recordIDs = RecordIDGenerator()
+    /// Set as the run starts, before its first write.
+    private var ledgerWasEmpty = false
 
     public init(options: ImportOptions, emit: @escaping (ProgressEvent) -> Void) {
         self.options = options
@@ -100,6 +102,7 @@ public final class ImportRun: @unchecked Sendable {
         for (file, plan) in zip(options.files, plans) {
             total += try openRowReader(path: file, options: readerOptions()).count().rows - plan.rowsThroughHeader
         }
+        ledgerWasEmpty = !(try store.hasLedger(destination: destination))
         emit(.runStarted(runID: runID, inputs: options.files, destinations: [destination], total: total))
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
 
@@ -311,7 +314,7 @@ public final class ImportRun: @unchecked Sendable {
 
     func deliver(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
         if options.dryRun {
-            let known = try store.ledger(destination: destination, keys: batch.compactMap { $0.outcome == nil ? $0.key : nil })
+            let known = try knownLeads(batch, store: store)
             for k in batch.indices where batch[k].outcome == nil {
                 if let key = batch[k].key, let entry = known[key] {
                     batch[k].outcome = entry.contentHash == batch[k].hash ? .unchanged : .updated
@@ -333,9 +336,17 @@ public final class ImportRun: @unchecked Sendable {
         emit(.batch(BatchResult(destination: destination, size: size, status: "ok", attempt: 1, retryAfter: nil)))
     }
 
+    /// What the ledger already holds for the batch's keys. When it held nothing for this
+    /// destination as the run began there is nothing to look up: the in-file dedupe already
+    /// keeps a key from coming twice within the run.
+    private func knownLeads(_ batch: [Pending], store: LeadStore) throws -> [String: LeadStore.LedgerEntry] {
+        if ledgerWasEmpty { return [:] }
+        return try store.ledger(destination: destination, keys: batch.compactMap { $0.outcome == nil ? $0.key : nil })
+    }
+
     /// One transaction: creates or updates each lead that has no outcome yet, and records it in the ledger.
     private func write(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
-        let known = try store.ledger(destination: destination, keys: batch.compactMap { $0.outcome == nil ? $0.key : nil })
+        let known = try knownLeads(batch, store: store)
         try store.transaction { tx in
             // The campaign's next sequence number, read once and counted on from there.
             var seq = try campaign.map { try tx.nextSeq(campaign: $0) } ?? 1

@@ -32,12 +32,14 @@ public enum DateRule {
             return result
         }
         // An Excel serial typed or exported as a number.
-        if let serial = Double(t), serial >= 1, serial < 2_958_466, t.allSatisfy({ $0.isNumber || $0 == "." }) {
+        if t.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }), let serial = Double(t), serial >= 1, serial < 2_958_466 {
             result.iso = CivilDate.excelSerial(Int(serial.rounded(.down)), date1904: date1904)
             result.valid = result.iso != nil
             return result
         }
-        let parts = t.lowercased().split(whereSeparator: { "/-. ,".contains($0) }).map(String.init)
+        // The separators are ASCII, so the text is split on its bytes.
+        let parts = t.utf8.split(whereSeparator: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == 0x20 || $0 == UInt8(ascii: ",") })
+            .map { String(decoding: $0, as: UTF8.self).lowercased() }
         guard parts.count == 3 else {
             result.problem = "not a date"
             return result
