@@ -6,6 +6,33 @@ public enum LeadField: String, CaseIterable, Sendable, Codable {
     case mailingAddress = "mailing_address", mailingCity = "mailing_city", mailingState = "mailing_state", mailingZip = "mailing_zip"
     case date
 
+    /// The case's position, 0 ..< allCases.count, for tables indexed by field.
+    public var ordinal: Int {
+        switch self {
+        case .fullName: return 0
+        case .firstName: return 1
+        case .lastName: return 2
+        case .email: return 3
+        case .phone: return 4
+        case .mobile: return 5
+        case .company: return 6
+        case .notes: return 7
+        case .status: return 8
+        case .source: return 9
+        case .address: return 10
+        case .unit: return 11
+        case .city: return 12
+        case .state: return 13
+        case .zip: return 14
+        case .country: return 15
+        case .mailingAddress: return 16
+        case .mailingCity: return 17
+        case .mailingState: return 18
+        case .mailingZip: return 19
+        case .date: return 20
+        }
+    }
+
     /// Fields that say who or where a lead is; a row with none of them is not a lead.
     public var isIdentifying: Bool {
         switch self {

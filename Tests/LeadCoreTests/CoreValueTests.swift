@@ -76,3 +76,9 @@ import Testing
         #expect(!cityOnly.isEmpty && cityOnly.deliveryLine == nil && cityOnly.formatted == "NAPLES")
     }
 }
+
+@Suite struct LeadFieldTests {
+    @Test func ordinalsAreTheCasePositions() {
+        #expect(LeadField.allCases.map(\.ordinal) == Array(0..<LeadField.allCases.count))
+    }
+}

@@ -14,7 +14,7 @@ struct LeadBuilder {
     func build(_ row: RawRow) -> Lead {
         var lead = Lead(source: row.location)
         lead.issues = row.issues
-        var values: [LeadField: (String, Int)] = [:]
+        var values = FieldValues()
         for (k, cell) in row.cells.enumerated() {
             var value = cell.trimmed
             if let rule = plan.transforms[k] { value = rule.apply(value).trimmed }
@@ -135,5 +135,16 @@ struct LeadBuilder {
         }
         if address.state == nil, let defaultState, !address.isEmpty { address.state = StateTable.code(for: defaultState) }
         if address.country == nil, !address.isEmpty { address.country = address.state.map { StateTable.isCanadian($0) ? "CA" : "US" } ?? "US" }
+    }
+}
+
+/// One row's first non-empty cell (and its column) per field: an array indexed by the field's
+/// ordinal, since a row's fields are looked up dozens of times while it is built.
+struct FieldValues {
+    private var storage = [(String, Int)?](repeating: nil, count: LeadField.allCases.count)
+
+    subscript(_ field: LeadField) -> (String, Int)? {
+        get { storage[field.ordinal] }
+        set { storage[field.ordinal] = newValue }
     }
 }
