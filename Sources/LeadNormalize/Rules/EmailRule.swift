@@ -31,8 +31,14 @@ public enum EmailRule {
         }
         if t.count >= 7, zip(t.prefix(7), "mailto:".utf8).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) { t.removeFirst(7) }
         if let query = t.firstIndex(of: UInt8(ascii: "?")) { t.removeSubrange(query...) }
-        if t.contains(where: { $0 <= 0x20 || $0 >= 0x80 }) {
-            t = Array(String(decoding: t, as: UTF8.self).filter { !$0.isWhitespace }.utf8)
+        if t.contains(where: { $0 <= 0x20 }) {
+            t.removeAll { $0 == 0x20 || (0x09...0x0D).contains($0) }
+        }
+        if t.contains(where: { $0 >= 0x80 }) {
+            // Other white space (no-break and the like) is not ASCII; look at the scalars.
+            var scalars = String.UnicodeScalarView()
+            scalars.append(contentsOf: String(decoding: t, as: UTF8.self).unicodeScalars.filter { !$0.properties.isWhitespace })
+            t = Array(String(scalars).utf8)
         }
         while let last = t.last, trailingJunk.contains(last) { t.removeLast() }
         while let first = t.first, leadingJunk.contains(first) { t.removeFirst() }
