@@ -172,32 +172,40 @@ public struct StoreTransaction {
     /// GRDB's general binding boxes each value and SQLite copies each string, which together
     /// cost more instructions per insert than SQLite's own work.
     private func run(_ sql: String, _ values: [String?], integer: (index: Int32, value: Int)? = nil) throws {
+        var all = values.map(SQLValue.text)
+        if let integer { all[Int(integer.index) - 1] = .integer(integer.value) }
+        try run(sql, all)
+    }
+
+    private func run(_ sql: String, _ values: [SQLValue]) throws {
         let statement = try db.cachedStatement(sql: sql)
         let handle = statement.sqliteStatement
         scratch.bytes.removeAll(keepingCapacity: true)
         scratch.spans.removeAll(keepingCapacity: true)
         for value in values {
-            guard var value else {
+            switch value {
+            case .text(nil):
                 scratch.spans.append((-1, 0))
-                continue
-            }
-            value.withUTF8 { utf8 in
-                scratch.spans.append((scratch.bytes.count, utf8.count))
-                scratch.bytes.append(contentsOf: utf8)
+            case .text(var text?):
+                text.withUTF8 { utf8 in
+                    scratch.spans.append((scratch.bytes.count, utf8.count))
+                    scratch.bytes.append(contentsOf: utf8)
+                }
+            case .integer(let n):
+                scratch.spans.append((-2, n))
             }
         }
         let code = scratch.bytes.withUnsafeBufferPointer { buffer -> Int32 in
             let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
             for (k, span) in scratch.spans.enumerated() {
                 let index = Int32(k + 1)
-                if span.offset < 0 {
-                    sqlite3_bind_null(handle, index)
-                } else {
-                    // No destructor: SQLITE_STATIC, the bytes stay put until the step is done.
-                    sqlite3_bind_text(handle, index, base + span.offset, Int32(span.length), nil)
+                switch span.offset {
+                case -1: sqlite3_bind_null(handle, index)
+                case -2: sqlite3_bind_int64(handle, index, Int64(span.length))
+                // No destructor: SQLITE_STATIC, the bytes stay put until the step is done.
+                default: sqlite3_bind_text(handle, index, base + span.offset, Int32(span.length), nil)
                 }
             }
-            if let integer { sqlite3_bind_int64(handle, integer.index, Int64(integer.value)) }
             return sqlite3_step(handle)
         }
         defer {
@@ -209,11 +217,53 @@ public struct StoreTransaction {
         }
     }
 
+    /// Inserts many rows a few dozen per statement: `head` + `(tuple),(tuple),…` + `tail`.
+    /// SQLite's work per statement (start, bindings, end) is then shared by the rows.
+    private func runRows(_ head: String, _ tuple: String, _ tail: String, _ rows: [[SQLValue]]) throws {
+        let perStatement = 64
+        var start = 0
+        while start < rows.count {
+            let end = min(start + perStatement, rows.count)
+            let sql = head + Array(repeating: tuple, count: end - start).joined(separator: ",") + tail
+            try run(sql, Array(rows[start..<end].joined()))
+            start = end
+        }
+    }
+
+    public func insertContacts(_ rows: [NewContact]) throws {
+        try runRows("""
+            INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, status, notes, created_at, updated_at) VALUES
+            """, "(?,?,?,?,?,?,?,?,'new',?,?,?)", "", rows.map { r in
+                [r.id, r.user, r.contact.fullName, r.contact.phone, r.contact.email, r.contact.address, r.campaign, r.addressID, r.contact.notes, now, now]
+                    .map(SQLValue.text)
+            })
+    }
+
+    public func insertAddresses(_ rows: [NewAddress]) throws {
+        try runRows("""
+            INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source, created_at) VALUES
+            """, "(?,?,?,?,?,?,?,?,?,?,'import_list',?)", "", rows.map { r in
+                let a = r.address
+                return [.text(r.id), .text(r.campaign), .text(a.address), .text(a.formatted), .text(a.houseNumber), .text(a.streetName),
+                        .text(a.locality), .text(a.region), .text(a.postalCode), .integer(r.seq), .text(now)]
+            })
+    }
+
+    public func record(_ entries: [LedgerRecord]) throws {
+        try runRows("""
+            INSERT INTO leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row, updated_at) VALUES
+            """, "(?,?,?,?,?,?,?,?,?)", """
+             ON CONFLICT (destination, dedupe_key) DO UPDATE SET remote_id = excluded.remote_id, content_hash = excluded.content_hash,
+              run_id = excluded.run_id, source_file = excluded.source_file, source_sheet = excluded.source_sheet,
+              source_row = excluded.source_row, updated_at = excluded.updated_at
+            """, entries.map { e in
+                [.text(e.destination), .text(e.key), .text(e.remoteID), .text(e.hash), .text(e.run), .text(e.source.file), .text(e.source.sheet),
+                 .integer(e.source.row), .text(now)]
+            })
+    }
+
     public func insertContact(id: String, user: String, _ contact: ContactRecord, campaign: String?, addressID: String?) throws {
-        try run("""
-            INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, status, notes, created_at, updated_at)
-            VALUES (?,?,?,?,?,?,?,?,'new',?,?,?)
-            """, [id, user, contact.fullName, contact.phone, contact.email, contact.address, campaign, addressID, contact.notes, now, now])
+        try insertContacts([NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: addressID)])
     }
 
     public func updateContact(id: String, _ contact: ContactRecord) throws {
@@ -222,11 +272,7 @@ public struct StoreTransaction {
     }
 
     public func insertAddress(id: String, campaign: String, _ address: AddressRecord, seq: Int) throws {
-        try run("""
-            INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source, created_at)
-            VALUES (?,?,?,?,?,?,?,?,?,?,'import_list',?)
-            """, [id, campaign, address.address, address.formatted, address.houseNumber, address.streetName, address.locality, address.region,
-                  address.postalCode, nil, now], integer: (10, seq))
+        try insertAddresses([NewAddress(id: id, campaign: campaign, address: address, seq: seq)])
     }
 
     public func updateAddress(id: String, _ address: AddressRecord) throws {
@@ -240,13 +286,7 @@ public struct StoreTransaction {
     }
 
     public func record(destination: String, key: String, remoteID: String, hash: String, run: String, source: SourceLocation) throws {
-        try self.run("""
-            INSERT INTO leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row, updated_at)
-            VALUES (?,?,?,?,?,?,?,?,?)
-            ON CONFLICT (destination, dedupe_key) DO UPDATE SET remote_id = excluded.remote_id, content_hash = excluded.content_hash,
-              run_id = excluded.run_id, source_file = excluded.source_file, source_sheet = excluded.source_sheet,
-              source_row = excluded.source_row, updated_at = excluded.updated_at
-            """, [destination, key, remoteID, hash, run, source.file, source.sheet, nil, now], integer: (8, source.row))
+        try record([LedgerRecord(destination: destination, key: key, remoteID: remoteID, hash: hash, run: run, source: source)])
     }
 }
 
@@ -293,6 +333,51 @@ public struct StoreError: Error, CustomStringConvertible {
     public var path: String
     public var message: String
     public var description: String { "\(path): \(message)" }
+}
+
+/// A value to bind: text (or NULL) or an integer.
+enum SQLValue {
+    case text(String?)
+    case integer(Int)
+}
+
+/// A contact to insert.
+public struct NewContact: Sendable {
+    public var id: String
+    public var user: String
+    public var contact: ContactRecord
+    public var campaign: String?
+    public var addressID: String?
+
+    public init(id: String, user: String, contact: ContactRecord, campaign: String?, addressID: String?) {
+        (self.id, self.user, self.contact, self.campaign, self.addressID) = (id, user, contact, campaign, addressID)
+    }
+}
+
+/// A campaign address to insert.
+public struct NewAddress: Sendable {
+    public var id: String
+    public var campaign: String
+    public var address: AddressRecord
+    public var seq: Int
+
+    public init(id: String, campaign: String, address: AddressRecord, seq: Int) {
+        (self.id, self.campaign, self.address, self.seq) = (id, campaign, address, seq)
+    }
+}
+
+/// What the ledger keeps for one lead at one destination.
+public struct LedgerRecord: Sendable {
+    public var destination: String
+    public var key: String
+    public var remoteID: String
+    public var hash: String
+    public var run: String
+    public var source: SourceLocation
+
+    public init(destination: String, key: String, remoteID: String, hash: String, run: String, source: SourceLocation) {
+        (self.destination, self.key, self.remoteID, self.hash, self.run, self.source) = (destination, key, remoteID, hash, run, source)
+    }
 }
 
 final class BindScratch {

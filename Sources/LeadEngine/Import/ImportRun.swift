@@ -350,44 +350,51 @@ public final class ImportRun: @unchecked Sendable {
         try store.transaction { tx in
             // The campaign's next sequence number, read once and counted on from there.
             var seq = try campaign.map { try tx.nextSeq(campaign: $0) } ?? 1
+            // New rows are inserted together at the end, a few dozen per statement; addresses
+            // first, since contacts refer to them.
+            var newAddresses: [NewAddress] = []
+            var newContacts: [NewContact] = []
+            var ledger: [LedgerRecord] = []
             for k in batch.indices where batch[k].outcome == nil {
-                let p = batch[k]
-                let source = p.lead.source
-                let key = p.key ?? "row:\(source.file):\(source.sheet ?? ""):\(source.row)"
+                let source = batch[k].lead.source
+                let key = batch[k].key ?? "row:\(source.file):\(source.sheet ?? ""):\(source.row)"
                 if let entry = known[key] {
                     batch[k].remoteID = entry.remoteID
-                    if entry.contentHash == p.hash {
+                    if entry.contentHash == batch[k].hash {
                         batch[k].outcome = .unchanged
                         continue
                     }
                     let ids = entry.remoteID.split(separator: "|").map(String.init)
                     if target != .campaignAddresses, let contact = ids.first(where: { !$0.hasPrefix("a:") }) {
-                        try tx.updateContact(id: contact, p.contact)
+                        try tx.updateContact(id: contact, batch[k].contact)
                     }
-                    if let address = ids.first(where: { $0.hasPrefix("a:") }), let record = p.address {
+                    if let address = ids.first(where: { $0.hasPrefix("a:") }), let record = batch[k].address {
                         try tx.updateAddress(id: String(address.dropFirst(2)), record)
                     }
                     batch[k].outcome = .updated
                 } else {
                     var ids: [String] = []
                     var addressID: String?
-                    if target != .contacts, let campaign, let record = p.address {
+                    if target != .contacts, let campaign, let record = batch[k].address {
                         let id = recordIDs.next()
-                        try tx.insertAddress(id: id, campaign: campaign, record, seq: seq)
+                        newAddresses.append(NewAddress(id: id, campaign: campaign, address: record, seq: seq))
                         seq += 1
                         addressID = id
                     }
                     if target != .campaignAddresses {
                         let id = recordIDs.next()
-                        try tx.insertContact(id: id, user: options.user, p.contact, campaign: campaign, addressID: addressID)
+                        newContacts.append(NewContact(id: id, user: options.user, contact: batch[k].contact, campaign: campaign, addressID: addressID))
                         ids.append(id)
                     }
                     if let addressID { ids.append("a:" + addressID) }
                     batch[k].remoteID = ids.joined(separator: "|")
                     batch[k].outcome = .created
                 }
-                try tx.record(destination: destination, key: key, remoteID: batch[k].remoteID ?? "", hash: p.hash, run: runID, source: source)
+                ledger.append(LedgerRecord(destination: destination, key: key, remoteID: batch[k].remoteID ?? "", hash: batch[k].hash, run: runID, source: source))
             }
+            try tx.insertAddresses(newAddresses)
+            try tx.insertContacts(newContacts)
+            try tx.record(ledger)
         }
     }
 
