@@ -5,10 +5,24 @@ import Glibc
 /// Ids for new rows: UUID version 7 (RFC 9562) in lower-case text. The first 48 bits are the
 /// Unix time in milliseconds, so rows created together sort together and a B-tree index on
 /// the id grows at its end instead of at random pages; the rest is a counter within the
-/// millisecond and 62 random bits from the system generator (getrandom(2); Foundation's
-/// UUID() opens and reads /dev/urandom for every id on Linux).
+/// millisecond and 62 pseudo-random bits (Foundation's UUID() opens and reads /dev/urandom for
+/// every id on Linux).
 public final class RecordIDGenerator {
-    private var generator = SystemRandomNumberGenerator()
+    /// SplitMix64, seeded once from the system generator: ids need to be unique, which the
+    /// time and counter already see to within a process, not secret; one getrandom(2) call
+    /// per process instead of one per id.
+    private var state: UInt64 = {
+        var system = SystemRandomNumberGenerator()
+        return system.next()
+    }()
+
+    private func nextRandom() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
     private var lastMillis: UInt64 = 0
     private var counter: UInt16 = 0
 
@@ -34,7 +48,7 @@ public final class RecordIDGenerator {
         for k in 0..<6 { bytes[k] = UInt8(truncatingIfNeeded: millis >> (40 - 8 * UInt64(k))) }
         bytes[6] = 0x70 | UInt8(counter >> 8)
         bytes[7] = UInt8(truncatingIfNeeded: counter)
-        let random = generator.next()
+        let random = nextRandom()
         for k in 0..<8 { bytes[8 + k] = UInt8(truncatingIfNeeded: random >> (8 * UInt64(k))) }
         bytes[8] = 0x80 | (bytes[8] & 0x3F)
         return Self.text(bytes)

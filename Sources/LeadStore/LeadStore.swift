@@ -178,23 +178,20 @@ public struct StoreTransaction {
     }
 
     private func run(_ sql: String, _ values: [SQLValue]) throws {
-        let statement = try db.cachedStatement(sql: sql)
-        let handle = statement.sqliteStatement
-        scratch.bytes.removeAll(keepingCapacity: true)
-        scratch.spans.removeAll(keepingCapacity: true)
+        scratch.reset()
         for value in values {
             switch value {
-            case .text(nil):
-                scratch.spans.append((-1, 0))
-            case .text(var text?):
-                text.withUTF8 { utf8 in
-                    scratch.spans.append((scratch.bytes.count, utf8.count))
-                    scratch.bytes.append(contentsOf: utf8)
-                }
-            case .integer(let n):
-                scratch.spans.append((-2, n))
+            case .text(let text): scratch.text(text)
+            case .integer(let n): scratch.integer(n)
             }
         }
+        try step(sql)
+    }
+
+    /// Runs `sql` with the values in the scratch buffer bound in order.
+    private func step(_ sql: String) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        let handle = statement.sqliteStatement
         let code = scratch.bytes.withUnsafeBufferPointer { buffer -> Int32 in
             let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
             for (k, span) in scratch.spans.enumerated() {
@@ -217,15 +214,24 @@ public struct StoreTransaction {
         }
     }
 
-    /// Inserts many rows a few dozen per statement: `head` + `(tuple),(tuple),…` + `tail`.
-    /// SQLite's work per statement (start, bindings, end) is then shared by the rows.
-    private func runRows(_ head: String, _ tuple: String, _ tail: String, _ rows: [[SQLValue]]) throws {
+    /// Inserts `count` rows a few dozen per statement: `head` + `(tuple),(tuple),…` + `tail`,
+    /// with `bind(i)` adding row i's values to the scratch buffer. SQLite's work per statement
+    /// (start, bindings, end) is then shared by the rows.
+    private func runRows(_ head: String, _ tuple: String, _ tail: String, count: Int, _ bind: (Int, BindScratch) -> Void) throws {
         let perStatement = 64
         var start = 0
-        while start < rows.count {
-            let end = min(start + perStatement, rows.count)
-            let sql = head + Array(repeating: tuple, count: end - start).joined(separator: ",") + tail
-            try run(sql, Array(rows[start..<end].joined()))
+        while start < count {
+            let end = min(start + perStatement, count)
+            let n = end - start
+            let cacheKey = "\(n)|" + head
+            let sql = scratch.sql[cacheKey] ?? {
+                let text = head + Array(repeating: tuple, count: n).joined(separator: ",") + tail
+                scratch.sql[cacheKey] = text
+                return text
+            }()
+            scratch.reset()
+            for i in start..<end { bind(i, scratch) }
+            try step(sql)
             start = end
         }
     }
@@ -233,20 +239,22 @@ public struct StoreTransaction {
     public func insertContacts(_ rows: [NewContact]) throws {
         try runRows("""
             INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, status, notes, created_at, updated_at) VALUES
-            """, "(?,?,?,?,?,?,?,?,'new',?,?,?)", "", rows.map { r in
-                [r.id, r.user, r.contact.fullName, r.contact.phone, r.contact.email, r.contact.address, r.campaign, r.addressID, r.contact.notes, now, now]
-                    .map(SQLValue.text)
-            })
+            """, "(?,?,?,?,?,?,?,?,'new',?,?,?)", "", count: rows.count) { i, b in
+                let r = rows[i]
+                b.text(r.id); b.text(r.user); b.text(r.contact.fullName); b.text(r.contact.phone); b.text(r.contact.email)
+                b.text(r.contact.address); b.text(r.campaign); b.text(r.addressID); b.text(r.contact.notes); b.text(now); b.text(now)
+            }
     }
 
     public func insertAddresses(_ rows: [NewAddress]) throws {
         try runRows("""
             INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source, created_at) VALUES
-            """, "(?,?,?,?,?,?,?,?,?,?,'import_list',?)", "", rows.map { r in
+            """, "(?,?,?,?,?,?,?,?,?,?,'import_list',?)", "", count: rows.count) { i, b in
+                let r = rows[i]
                 let a = r.address
-                return [.text(r.id), .text(r.campaign), .text(a.address), .text(a.formatted), .text(a.houseNumber), .text(a.streetName),
-                        .text(a.locality), .text(a.region), .text(a.postalCode), .integer(r.seq), .text(now)]
-            })
+                b.text(r.id); b.text(r.campaign); b.text(a.address); b.text(a.formatted); b.text(a.houseNumber); b.text(a.streetName)
+                b.text(a.locality); b.text(a.region); b.text(a.postalCode); b.integer(r.seq); b.text(now)
+            }
     }
 
     public func record(_ entries: [LedgerRecord]) throws {
@@ -256,10 +264,11 @@ public struct StoreTransaction {
              ON CONFLICT (destination, dedupe_key) DO UPDATE SET remote_id = excluded.remote_id, content_hash = excluded.content_hash,
               run_id = excluded.run_id, source_file = excluded.source_file, source_sheet = excluded.source_sheet,
               source_row = excluded.source_row, updated_at = excluded.updated_at
-            """, entries.map { e in
-                [.text(e.destination), .text(e.key), .text(e.remoteID), .text(e.hash), .text(e.run), .text(e.source.file), .text(e.source.sheet),
-                 .integer(e.source.row), .text(now)]
-            })
+            """, count: entries.count) { i, b in
+                let e = entries[i]
+                b.text(e.destination); b.text(e.key); b.text(e.remoteID); b.text(e.hash); b.text(e.run); b.text(e.source.file)
+                b.text(e.source.sheet); b.integer(e.source.row); b.text(now)
+            }
     }
 
     public func insertContact(id: String, user: String, _ contact: ContactRecord, campaign: String?, addressID: String?) throws {
@@ -381,6 +390,30 @@ public struct LedgerRecord: Sendable {
 }
 
 final class BindScratch {
+    /// The text values' bytes, one after another.
     var bytes: [UInt8] = []
+    /// Per value: (offset, length) in `bytes`; offset -1 for NULL, -2 for an integer (in length).
     var spans: [(offset: Int, length: Int)] = []
+    /// Multi-row statements' text by row count and statement head.
+    var sql: [String: String] = [:]
+
+    func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+    }
+
+    func text(_ value: String?) {
+        guard var value else {
+            spans.append((-1, 0))
+            return
+        }
+        value.withUTF8 { utf8 in
+            spans.append((bytes.count, utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    func integer(_ value: Int) {
+        spans.append((-2, value))
+    }
 }
