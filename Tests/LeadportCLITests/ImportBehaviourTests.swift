@@ -43,6 +43,25 @@ import Testing
         #expect(o[9]?[0] == "created")  // another unit
     }
 
+    @Test func addressKeysIgnoreTheAddressStyle() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("written.csv")
+        try "Address,City,State,Zip\n45 Elm Avenue Apartment 2,Boston,MA,02134\n45 ELM AVE #2,Boston,MA,02134\n".write(to: csv, atomically: true, encoding: .utf8)
+        let mapping = dir.appendingPathComponent("m.yaml")
+        try """
+            target: campaign_addresses
+            columns: {Address: address, City: city, State: state, Zip: zip}
+            defaults: {address_style: as-written}
+            dedupe: [address]
+            """.write(to: mapping, atomically: true, encoding: .utf8)
+        let report = dir.appendingPathComponent("report.csv")
+        let result = try Leadport.run(["import", csv.path, "--mapping", mapping.path, "--campaign", "C", "--to", "sqlite:" + dir.appendingPathComponent("l.db").path,
+                                       "--report", report.path, "--progress", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try outcomes(report)[3] == ["skipped", "duplicate of row 2 (same address and unit)"])
+    }
+
     @Test func regionAndDateOrderApplyToEveryFile() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

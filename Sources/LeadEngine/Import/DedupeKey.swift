@@ -14,8 +14,9 @@ enum DedupeKey {
             case .phone:
                 if let phone = lead.phone ?? lead.mobile { return "phone:" + phone + "|" + (lead.familyName?.lowercased() ?? "") }
             case .address:
-                // The unit by its id alone: `APT 4`, `UNIT 4` and `#4` are one door.
-                let a = lead.address
+                // In USPS form whatever the mapping's address style (`Avenue` and `AVE` are one
+                // street), and the unit by its id alone (`APT 4`, `UNIT 4` and `#4` are one door).
+                let a = AddressRule.uspsForm(lead.address)
                 let street = a.streetLine.map { [a.houseNumber, $0].compactMap { $0 }.joined(separator: " ") }
                 if let line = a.poBoxID.map({ "PO BOX " + $0 }) ?? street ?? a.deliveryLine {
                     let unit = a.unitID.map { " #" + $0.uppercased() } ?? ""

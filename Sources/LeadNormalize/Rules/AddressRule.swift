@@ -240,6 +240,14 @@ public enum AddressRule {
         return first ? (c[0].isLetter && c[1].isNumber && c[2].isLetter) : (c[0].isNumber && c[1].isLetter && c[2].isNumber)
     }
 
+    /// The address in USPS form (upper case, Publication 28 abbreviations), whatever style it
+    /// was parsed in: what two spellings of one address have in common.
+    public static func uspsForm(_ address: PostalAddress) -> PostalAddress {
+        var a = address
+        apply(.usps, to: &a)
+        return a
+    }
+
     private static func apply(_ style: AddressStyle, to a: inout PostalAddress) {
         guard style == .usps else { return }
         func up(_ s: String?) -> String? { s?.uppercased() }
