@@ -162,7 +162,7 @@ public enum AddressRule {
         if let first = tokens.first, first.upper.first?.isNumber == true {
             var number = first.text
             tokens.removeFirst()
-            if let next = tokens.first, next.upper.contains("/"), next.upper.first?.isNumber == true {
+            if let next = tokens.first, next.upper.utf8.contains(UInt8(ascii: "/")), next.upper.first?.isNumber == true {
                 number += " " + next.text
                 tokens.removeFirst()
             }

@@ -29,8 +29,14 @@ public enum StateTable {
 
     /// The USPS code for a state or province written as a code or a full name (any case).
     public static func code(for text: String) -> String? {
+        // Most cells are a two-letter code already.
+        let u = text.utf8
+        if u.count == 2, let a = u.first, let b = u.last, (a | 0x20) >= 0x61, (a | 0x20) <= 0x7A, (b | 0x20) >= 0x61, (b | 0x20) <= 0x7A {
+            let code = String(decoding: [a & 0xDF, b & 0xDF], as: UTF8.self)
+            if usCodes.contains(code) || provinceCodes.contains(code) { return code }
+        }
         var t = text.trimmed.uppercased()
-        if t.contains(".") { t.removeAll { $0 == "." } }
+        if t.utf8.contains(UInt8(ascii: ".")) { t.removeAll { $0 == "." } }
         if usCodes.contains(t) || provinceCodes.contains(t) { return t }
         return usStates[t] ?? provinces[t]
     }
