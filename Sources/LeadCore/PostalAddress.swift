@@ -24,6 +24,12 @@ public struct PostalAddress: Sendable, Equatable, Codable {
             && streetPostdirectional == nil && unitType == nil && unitID == nil && city == nil && state == nil && postalCode == nil
     }
 
+    /// Whether there is a delivery line, without building it.
+    public var hasDeliveryLine: Bool {
+        poBoxID != nil || houseNumber != nil || streetPredirectional != nil || streetName != nil || streetSuffix != nil
+            || streetPostdirectional != nil || unitType != nil || unitID != nil
+    }
+
     /// The street: directionals, name and suffix (`N MAIN ST`), without the house number or unit.
     public var streetLine: String? {
         var line = ""

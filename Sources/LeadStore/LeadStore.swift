@@ -325,8 +325,13 @@ public struct AddressRecord: Sendable, Equatable {
     public var postalCode: String?
 
     public init(_ a: PostalAddress) {
-        address = a.deliveryLine
-        formatted = a.formatted
+        self.init(a, deliveryLine: a.deliveryLine, formatted: a.formatted)
+    }
+
+    /// With the lines already built from `a`.
+    public init(_ a: PostalAddress, deliveryLine: String?, formatted: String?) {
+        address = deliveryLine
+        self.formatted = formatted
         houseNumber = a.houseNumber
         let unit = [a.unitType, a.unitID].compactMap { $0 }.joined(separator: " ")
         if let street = a.poBoxID.map({ "PO BOX \($0)" }) ?? a.streetLine {

@@ -97,13 +97,13 @@ enum RequiredField {
         case .status: return lead.status != nil
         case .source: return lead.leadSource != nil
         case .date: return lead.date != nil
-        case .address: return a.deliveryLine != nil
+        case .address: return a.hasDeliveryLine
         case .unit: return a.unitID != nil
         case .city: return a.city != nil
         case .state: return a.state != nil
         case .zip: return a.postalCode != nil
         case .country: return a.country != nil
-        case .mailingAddress: return lead.mailingAddress?.deliveryLine != nil
+        case .mailingAddress: return lead.mailingAddress?.hasDeliveryLine == true
         case .mailingCity: return lead.mailingAddress?.city != nil
         case .mailingState: return lead.mailingAddress?.state != nil
         case .mailingZip: return lead.mailingAddress?.postalCode != nil

@@ -188,9 +188,12 @@ public final class ImportRun: @unchecked Sendable {
     /// and hash, and whether it is blank or rejected. Runs on any thread.
     static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, target: Mapping.Target) -> Pending {
         let lead = builder.build(row)
-        let contact = ContactRecord(fullName: Self.displayName(lead), phone: lead.phone ?? lead.mobile, email: lead.email,
-                                    address: lead.address.formatted, notes: lead.notes)
-        let address = lead.address.deliveryLine == nil ? nil : AddressRecord(lead.address)
+        // The address lines are built once here and shared by both records.
+        let delivery = lead.address.deliveryLine
+        let formatted = lead.address.formatted
+        let contact = ContactRecord(fullName: lead.fullName ?? lead.company ?? lead.email ?? lead.phone ?? delivery ?? "(no name)",
+                                    phone: lead.phone ?? lead.mobile, email: lead.email, address: formatted, notes: lead.notes)
+        let address = delivery.map { AddressRecord(lead.address, deliveryLine: $0, formatted: formatted) }
         var pending = Pending(lead: lead, cells: row.cells, key: DedupeKey.make(lead, kinds: plan.mapping.dedupe), hash: ContentHash.of(lead, contact: contact, target: target),
                               contact: contact, address: address)
         if row.isBlank {
@@ -290,7 +293,7 @@ public final class ImportRun: @unchecked Sendable {
 
     /// Why a lead cannot be imported, and at which stage, or nil.
     static func rejection(_ lead: Lead, plan: ColumnPlan) -> (RejectStage, String)? {
-        let hasAddress = lead.address.deliveryLine != nil
+        let hasAddress = lead.address.hasDeliveryLine
         if lead.fullName == nil && lead.email == nil && lead.phone == nil && lead.mobile == nil && !hasAddress {
             let readProblems = lead.issues.filter { $0.code.isReadProblem }.map(\.message)
             if !readProblems.isEmpty { return (.read, readProblems.joined(separator: "; ")) }
@@ -398,7 +401,4 @@ public final class ImportRun: @unchecked Sendable {
         }
     }
 
-    static func displayName(_ lead: Lead) -> String {
-        lead.fullName ?? lead.company ?? lead.email ?? lead.phone ?? lead.address.deliveryLine ?? "(no name)"
-    }
 }
