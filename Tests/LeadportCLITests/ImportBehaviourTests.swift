@@ -43,6 +43,37 @@ import Testing
         #expect(o[9]?[0] == "created")  // another unit
     }
 
+    @Test func aTitleRowDoesNotMakeEveryRowRaggedAndWideRowsLineUp() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("titled.csv")
+        var text = "Spring farm list\nName,Email\nAnn Lee,ann@example.com\nBob Stone,bob@example.com,extra\n,not-an-email\n"
+        // Past the rows read ahead to plan the columns, a row wider still.
+        for k in 0..<250 { text += "Person \(k),p\(k)@example.com\n" }
+        text += "Cy Park,cy@example.com,x,y,z\n"
+        try text.write(to: csv, atomically: true, encoding: .utf8)
+        let export = dir.appendingPathComponent("out.csv")
+        let rejects = dir.appendingPathComponent("rejects.csv")
+        _ = try Leadport.run(["import", csv.path, "--to", "sqlite:" + dir.appendingPathComponent("l.db").path, "--export", export.path,
+                              "--rejects", rejects.path, "--progress", "none"])
+        let rows = try CSVRows.read(export)
+        // The sampled rows are three wide: the unnamed third column is called C.
+        #expect(Array(rows[0].prefix(4)) == ["Name", "Email", "C", "full_name"])
+        let issues = try #require(rows[0].firstIndex(of: "issues"))
+        let byRow = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0.last!, $0) })
+        #expect(byRow["3"]?[issues] == "")
+        #expect(byRow["4"]?[2] == "extra" && byRow["4"]?[3] == "Bob Stone" && byRow["4"]?[issues] == "")
+        let cy = try #require(byRow["256"])
+        #expect(cy.count == rows[0].count)
+        #expect(cy[2] == "x" && cy[3] == "Cy Park")
+        #expect(cy[issues] == "row has 5 cells where the list has 3 columns; beyond them: \"y\", \"z\"")
+        // The rejected row's reason is what is wrong with it, not the title row's width.
+        let rejected = try CSVRows.read(rejects)
+        #expect(rejected.count == 2)
+        #expect(rejected[1].last == "email \"not-an-email\": no @ in the address")
+        #expect(rejected[1][rejected[1].count - 2] == "normalize")
+    }
+
     @Test func addressKeysIgnoreTheAddressStyle() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -8,6 +8,12 @@ public struct ColumnPlan: Sendable {
     /// Rows the reader gives up to and including the header (title rows, notes, the header).
     public var rowsThroughHeader: Int
     public var headers: [String]
+    /// Columns of the list: the header's, or more when the rows read ahead are wider.
+    public var width: Int
+    /// The header padded to `width`, a column without a name called by its letter.
+    public var columnNames: [String] {
+        (0..<width).map { k in k < headers.count && !headers[k].isEmpty ? headers[k] : Column.letters(for: k) }
+    }
     /// Column index → field.
     public var fields: [Int: LeadField]
     /// Column index → transforms to apply first.
@@ -82,7 +88,7 @@ public struct ColumnPlan: Sendable {
             throw MappingError.invalid(file, "none of the mapping's name, email, phone or address columns is in this file; its columns: "
                                        + headers.filter { !$0.isEmpty }.map { "\"\($0)\"" }.joined(separator: ", "))
         }
-        return ColumnPlan(headerRow: headerIndex.map { head[$0].location.row }, rowsThroughHeader: headerIndex.map { $0 + 1 } ?? 0, headers: headers, fields: fields,
+        return ColumnPlan(headerRow: headerIndex.map { head[$0].location.row }, rowsThroughHeader: headerIndex.map { $0 + 1 } ?? 0, headers: headers, width: width, fields: fields,
                           transforms: transforms, ignored: ignored, suggestions: suggestions, mapping: mapping)
     }
 }

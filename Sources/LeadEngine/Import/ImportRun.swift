@@ -235,8 +235,8 @@ public final class ImportRun: @unchecked Sendable {
         }
 
         func startFile(_ file: String, plan: ColumnPlan) throws {
-            try rejects?.write(plan.headers + ["_source_file", "_source_sheet", "_source_row", "_stage", "_reason"])
-            try export?.startSheet(run.sheetName(file: file), header: plan.headers + ExportColumns.names + ["_status", "_reason", "_source_row"])
+            try rejects?.write(plan.columnNames + ["_source_file", "_source_sheet", "_source_row", "_stage", "_reason"])
+            try export?.startSheet(run.sheetName(file: file), header: plan.columnNames + ExportColumns.names + ["_status", "_reason", "_source_row"])
         }
 
         func accept(_ incoming: [Pending], plan: ColumnPlan) throws {
@@ -261,10 +261,10 @@ public final class ImportRun: @unchecked Sendable {
                 run.emit(.row(RowResult(location: source, destination: destination, outcome: outcome, remoteID: p.remoteID, reason: p.reason)))
                 try report?.write([source.file, source.sheet ?? "", String(source.row), destination, outcome.rawValue, p.remoteID ?? "", p.reason ?? ""])
                 if outcome == .rejected {
-                    try rejects?.write(run.padded(p.cells, plan.headers.count) + [source.file, source.sheet ?? "", String(source.row),
+                    try rejects?.write(run.fitted(p.cells, plan.width) + [source.file, source.sheet ?? "", String(source.row),
                                                                                   (p.stage ?? .destination).rawValue, p.reason ?? ""])
                 }
-                try export?.write(run.padded(p.cells, plan.headers.count).map(SheetCell.text) + ExportColumns.values(p.lead)
+                try export?.write(run.fitted(p.cells, plan.width).map(SheetCell.text) + ExportColumns.values(p.lead)
                                   + [.text(outcome.rawValue), .text(p.reason ?? ""), .number(Double(source.row))])
             }
         }
@@ -287,8 +287,11 @@ public final class ImportRun: @unchecked Sendable {
         ((file as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
-    func padded(_ cells: [String], _ width: Int) -> [String] {
-        cells.count >= width ? cells : cells + Array(repeating: "", count: width - cells.count)
+    /// The cells padded or cut to the list's width, so every row lines up under the header.
+    /// (A row wider than the list carries its extra cells in its issues.)
+    func fitted(_ cells: [String], _ width: Int) -> [String] {
+        if cells.count > width { return Array(cells.prefix(width)) }
+        return cells.count == width ? cells : cells + Array(repeating: "", count: width - cells.count)
     }
 
     /// Why a lead cannot be imported, and at which stage, or nil.

@@ -13,7 +13,15 @@ struct LeadBuilder {
 
     func build(_ row: RawRow) -> Lead {
         var lead = Lead(source: row.location)
-        lead.issues = row.issues
+        // A reader measures a ragged row against the file's first record, which in a list with
+        // a title row is the title; here it is measured against the header instead.
+        lead.issues = row.issues.filter { $0.code != .raggedRow }
+        let cells = row.trimmedCells
+        if cells.count > plan.width {
+            let extra = cells[plan.width...].filter { !$0.isEmpty }.map { "\"\($0)\"" }.joined(separator: ", ")
+            lead.issues.append(LeadIssue(.raggedRow, "row has \(cells.count) cells where the list has \(plan.width) columns; beyond them: \(extra)",
+                                         at: row.location))
+        }
         var values = FieldValues()
         for (k, cell) in row.cells.enumerated() {
             var value = cell.trimmed
