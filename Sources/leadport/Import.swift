@@ -66,6 +66,22 @@ struct Import: ParsableCommand {
         if let export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {
             throw ValidationError("--export writes a workbook or CSV: give a .xlsx or .csv file name, not \"\(export)\"")
         }
+        // An output written over an input (or over another output) would destroy the list while
+        // it is being read.
+        let inputs = Set(files.map(Self.canonical))
+        var outputs: [String: String] = [:]
+        for (option, path) in [("--export", export), ("--report", report), ("--rejects", rejects), ("--to", String(to.dropFirst("sqlite:".count)))] {
+            guard let path else { continue }
+            let canonical = Self.canonical(path)
+            if inputs.contains(canonical) { throw ValidationError("\(option) \(path) is one of the files to import; write it somewhere else") }
+            if let other = outputs[canonical] { throw ValidationError("\(option) and \(other) name the same file, \(path)") }
+            outputs[canonical] = option
+        }
+    }
+
+    /// An absolute path with symbolic links resolved, to tell whether two names are one file.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     func run() throws {

@@ -74,6 +74,22 @@ import Testing
         #expect(rejected[1][rejected[1].count - 2] == "normalize")
     }
 
+    @Test func anOutputOverAnInputIsRefusedBeforeAnythingIsWritten() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("list.csv")
+        let original = "Name,Email\nAnn Lee,ann@example.com\n"
+        try original.write(to: csv, atomically: true, encoding: .utf8)
+        let db = "sqlite:" + dir.appendingPathComponent("l.db").path
+        for args in [["--export", csv.path], ["--rejects", dir.path + "/./list.csv"], ["--report", dir.appendingPathComponent("r.csv").path,
+                                                                                        "--rejects", dir.appendingPathComponent("r.csv").path]] {
+            let result = try Leadport.run(["import", csv.path, "--to", db, "--progress", "none"] + args)
+            #expect(result.status == 2, "\(args): \(result.stderr)")
+        }
+        #expect(try String(contentsOf: csv, encoding: .utf8) == original)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("l.db").path))
+    }
+
     @Test func addressKeysIgnoreTheAddressStyle() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
