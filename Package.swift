@@ -2,6 +2,10 @@
 import PackageDescription
 
 // Module layout and dependency direction: docs/architecture.md (design.md §3).
+
+/// Release builds of the hot modules skip the run-time exclusivity checks (their class state is
+/// touched from one thread at a time, per row or per event); debug builds and tests keep them.
+let uncheckedExclusivityInRelease: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 let package = Package(
     name: "LeadPort",
     platforms: [.macOS(.v13)],
@@ -16,7 +20,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
-        .target(name: "LeadCore"),
+        .target(name: "LeadCore", swiftSettings: uncheckedExclusivityInRelease),
         .systemLibrary(name: "CLeadZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CLeadXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(
@@ -24,17 +28,20 @@ let package = Package(
             dependencies: ["LeadCore", "CLeadZip", "CLeadXML2"],
             // The readers' hot loops touch class state per byte and per SAX event; they have no
             // overlapping accesses, and the dynamic exclusivity checks cost ~10% of XLSX time.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            swiftSettings: uncheckedExclusivityInRelease
         ),
         // libphonenumber (C++) behind a C header; see docs/architecture.md. LeadNormalize sees
         // only the header and loads libLeadPhone.so (CLeadPhone) with dlopen when first needed.
         .target(name: "CLeadPhoneAPI"),
         .target(name: "CLeadPhone", dependencies: ["CLeadPhoneAPI"], linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]),
-        .target(name: "LeadNormalize", dependencies: ["LeadCore", "CLeadPhoneAPI", .product(name: "Yams", package: "Yams")]),
+        .target(name: "LeadNormalize", dependencies: ["LeadCore", "CLeadPhoneAPI", .product(name: "Yams", package: "Yams")],
+                swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "LeadWriters", dependencies: ["LeadCore", "CLeadZip"]),
         .target(name: "LeadStore", dependencies: ["LeadCore", .product(name: "GRDB", package: "GRDB.swift"),
-                                                 .product(name: "GRDBSQLite", package: "GRDB.swift")]),
-        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore"]),
+                                                 .product(name: "GRDBSQLite", package: "GRDB.swift")],
+                swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore"],
+                swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(
             name: "leadport",
             dependencies: [
