@@ -1,4 +1,4 @@
-import LeadNormalize
+@testable import LeadNormalize
 import Testing
 
 @Suite struct PhoneRuleTests {
@@ -222,5 +222,20 @@ import Testing
         #expect(!DateRule.normalize("2/30/2024", order: .mdy).valid)
         #expect(!DateRule.normalize("soon", order: .mdy).valid)
         #expect(DateRule.normalize("2/29/2024", order: .mdy).valid)
+    }
+}
+
+@Suite struct EmailSpaceTests {
+    /// The byte-level removal must drop exactly the characters Unicode calls white space.
+    @Test func removesExactlyTheNonASCIIWhiteSpace() {
+        var scalars: [Unicode.Scalar] = []
+        for v in UInt32(0x80)...UInt32(0x3100) { if let s = Unicode.Scalar(v) { scalars.append(s) } }
+        var text = ""
+        for s in scalars { text.unicodeScalars.append(s); text += "a" }
+        let removed = String(decoding: EmailRule.removingUnicodeSpaces(Array(text.utf8)), as: UTF8.self)
+        var expected = ""
+        expected.unicodeScalars.append(contentsOf: text.unicodeScalars.filter { !$0.properties.isWhitespace })
+        #expect(removed == expected)
+        #expect(EmailRule.normalize("ann\u{00A0}@exa\u{2003}mple.com").normalized == "ann@example.com")
     }
 }

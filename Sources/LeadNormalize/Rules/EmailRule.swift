@@ -34,12 +34,7 @@ public enum EmailRule {
         if t.contains(where: { $0 <= 0x20 }) {
             t.removeAll { $0 == 0x20 || (0x09...0x0D).contains($0) }
         }
-        if t.contains(where: { $0 >= 0x80 }) {
-            // Other white space (no-break and the like) is not ASCII; look at the scalars.
-            var scalars = String.UnicodeScalarView()
-            scalars.append(contentsOf: String(decoding: t, as: UTF8.self).unicodeScalars.filter { !$0.properties.isWhitespace })
-            t = Array(String(scalars).utf8)
-        }
+        if t.contains(where: { $0 >= 0x80 }) { t = removingUnicodeSpaces(t) }
         while let last = t.last, trailingJunk.contains(last) { t.removeLast() }
         while let first = t.first, leadingJunk.contains(first) { t.removeFirst() }
         guard let at = t.lastIndex(of: UInt8(ascii: "@")) else {
@@ -61,6 +56,36 @@ public enum EmailRule {
         }
         if let fix = suggestedDomain(domain) { result.suggestion = localText + "@" + fix }
         return result
+    }
+
+    /// The bytes without the non-ASCII characters that have Unicode's White_Space property
+    /// (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000), found
+    /// by their UTF-8 bytes.
+    static func removingUnicodeSpaces(_ b: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            var skip = 0
+            if b[i] == 0xC2, i + 1 < b.count, b[i + 1] == 0x85 || b[i + 1] == 0xA0 {
+                skip = 2
+            } else if i + 2 < b.count {
+                let (x, y, z) = (b[i], b[i + 1], b[i + 2])
+                if (x == 0xE1 && y == 0x9A && z == 0x80)
+                    || (x == 0xE2 && y == 0x80 && ((0x80...0x8A).contains(z) || z == 0xA8 || z == 0xA9 || z == 0xAF))
+                    || (x == 0xE2 && y == 0x81 && z == 0x9F)
+                    || (x == 0xE3 && y == 0x80 && z == 0x80) {
+                    skip = 3
+                }
+            }
+            if skip > 0 {
+                i += skip
+            } else {
+                out.append(b[i])
+                i += 1
+            }
+        }
+        return out
     }
 
     private static let trailingJunk = Set(".,;:!)]}>\"'".utf8)
