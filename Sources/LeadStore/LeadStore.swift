@@ -171,20 +171,9 @@ public struct StoreTransaction {
     /// values straight through SQLite's C API from one reused buffer (SQLITE_STATIC: no copy):
     /// GRDB's general binding boxes each value and SQLite copies each string, which together
     /// cost more instructions per insert than SQLite's own work.
-    private func run(_ sql: String, _ values: [String?], integer: (index: Int32, value: Int)? = nil) throws {
-        var all = values.map(SQLValue.text)
-        if let integer { all[Int(integer.index) - 1] = .integer(integer.value) }
-        try run(sql, all)
-    }
-
-    private func run(_ sql: String, _ values: [SQLValue]) throws {
+    private func run(_ sql: String, _ values: [String?]) throws {
         scratch.reset()
-        for value in values {
-            switch value {
-            case .text(let text): scratch.text(text)
-            case .integer(let n): scratch.integer(n)
-            }
-        }
+        for value in values { scratch.text(value) }
         try step(sql)
     }
 
@@ -347,12 +336,6 @@ public struct StoreError: Error, CustomStringConvertible {
     public var path: String
     public var message: String
     public var description: String { "\(path): \(message)" }
-}
-
-/// A value to bind: text (or NULL) or an integer.
-enum SQLValue {
-    case text(String?)
-    case integer(Int)
 }
 
 /// A contact to insert.

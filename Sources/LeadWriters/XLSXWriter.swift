@@ -204,8 +204,7 @@ public final class XLSXWriter: TableWriter {
                 appendText(text)
                 append("</is></c>")
             case .number(let value) where value.isFinite:
-                let literal = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-                append("<c r=\"\(ref)\"\(style.map { " s=\"\($0)\"" } ?? "")><v>\(literal)</v></c>")
+                append("<c r=\"\(ref)\"\(style.map { " s=\"\($0)\"" } ?? "")><v>\(cell.plainText)</v></c>")
             case .number(let value):
                 append("<c r=\"\(ref)\" s=\"\(Style.text)\" t=\"inlineStr\"><is>")
                 appendText(String(value))
