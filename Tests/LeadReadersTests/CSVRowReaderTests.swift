@@ -139,4 +139,25 @@ private func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: ur
             #expect(error.description.hasPrefix("huge-cell.csv:2: a record is larger than"))
         }
     }
+
+    /// The cell validator against the standard library's: every one- and two-byte sequence,
+    /// three- and four-byte ones with every lead from E0 and the
+    /// later bytes on each boundary of table 3-7.
+    @Test func utf8ValidationAgreesWithTheStandardLibrary() {
+        func agree(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { b in
+                TextEncoding.isValidUTF8(b) == (String(validating: b, as: UTF8.self) != nil)
+            }
+        }
+        let edges: [UInt8] = [0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF4]
+        var disagreements: [[UInt8]] = []
+        func check(_ bytes: [UInt8]) { if !agree(bytes) { disagreements.append(bytes) } }
+        for a in 0...255 { check([UInt8(a)]) }
+        for a in 0...255 { for b in 0...255 { check([UInt8(a), UInt8(b)]) } }
+        for a in 0xE0...0xEF { for b in 0...255 { for c in edges { check([UInt8(a), UInt8(b), UInt8(c)]) } } }
+        for a in 0xF0...0xF7 { for b in edges { for c in edges { for d in edges { check([UInt8(a), b, c, d]) } } } }
+        check(Array("Zoë, José — 東京 🏠".utf8))
+        check(Array("Zoë".utf8).dropLast())
+        #expect(disagreements.isEmpty, "first: \(disagreements.prefix(5))")
+    }
 }

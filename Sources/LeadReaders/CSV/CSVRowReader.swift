@@ -248,7 +248,7 @@ public final class CSVRowReader: RowReader {
         if encoding == .windows1252 {
             return TextEncoding.decodeWindows1252(bytes)
         }
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        if TextEncoding.isValidUTF8(bytes) { return String(decoding: bytes, as: UTF8.self) }
         fallbacks.append(column)
         return TextEncoding.decodeWindows1252(bytes)
     }
