@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "LeadNormalizeTests", dependencies: ["LeadNormalize", "LeadTesting"]),
         .testTarget(name: "LeadStoreTests", dependencies: ["LeadStore", "LeadCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LeadWritersTests", dependencies: ["LeadWriters", "LeadReaders", "LeadTesting"]),
-        .testTarget(name: "LeadportCLITests", dependencies: ["LeadTesting"]),
+        .testTarget(name: "LeadportCLITests", dependencies: ["LeadTesting", "LeadStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     cxxLanguageStandard: .cxx17
 )

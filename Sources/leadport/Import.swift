@@ -68,7 +68,10 @@ struct Import: ParsableCommand {
         }
         // An output written over an input (or over another output) would destroy the list while
         // it is being read.
-        let inputs = Set(files.map(Self.canonical))
+        var inputs: Set<String> = []
+        for file in files where !inputs.insert(Self.canonical(file)).inserted {
+            throw ValidationError("\(file) is given twice; name each file to import once")
+        }
         var outputs: [String: String] = [:]
         for (option, path) in [("--export", export), ("--report", report), ("--rejects", rejects), ("--to", String(to.dropFirst("sqlite:".count)))] {
             guard let path else { continue }

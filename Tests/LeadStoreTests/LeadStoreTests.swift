@@ -62,6 +62,40 @@ import Testing
         #expect(try store.count("leadport_ledger") == 0)
     }
 
+    @Test func aNewLedgerEntryForAKnownKeyFailsTheWholeBatchAndAReplacingOneUpdates() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = SourceLocation(file: "a.csv", row: 2)
+        func entry(_ key: String, _ hash: String) -> LedgerRecord {
+            LedgerRecord(destination: "d", key: key, remoteID: "c-" + key, hash: hash, run: "r", source: source)
+        }
+        try store.transaction { tx in try tx.record((0..<100).map { entry("k\($0)", "h1") }) }
+        // Row 70 of a 100-row batch is already known: nothing of the batch stays, not even the
+        // 64 rows of the statement before the one that failed.
+        #expect(throws: (any Error).self) {
+            try store.transaction { tx in try tx.record((30..<130).map { entry("n\($0)", "h1") } + [entry("k5", "h1")]) }
+        }
+        #expect(try store.count("leadport_ledger") == 100)
+        try store.transaction { tx in try tx.record([entry("k5", "h2")], replacing: true) }
+        #expect(try store.ledger(destination: "d", keys: ["k5"])["k5"]?.contentHash == "h2")
+        #expect(try store.count("leadport_ledger") == 100)
+    }
+
+    @Test func referencesAreCheckedAfterTheWritesNotRowByRow() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let campaign = try #require(try store.campaign("C", owner: owner, create: true)).id
+        let contact = ContactRecord(fullName: "Ann Lee", phone: nil, email: nil, address: nil, notes: nil)
+        try store.transaction { tx in
+            try tx.insertAddress(id: "a1", campaign: campaign, AddressRecord(PostalAddress()), seq: 1)
+            try tx.insertContact(id: "c1", user: owner, contact, campaign: campaign, addressID: "a1")
+        }
+        #expect(try store.foreignKeyViolations() == 0)
+        // A contact pointing at an address that does not exist is written, and found.
+        try store.transaction { tx in try tx.insertContact(id: "c2", user: owner, contact, campaign: campaign, addressID: "a-missing") }
+        #expect(try store.foreignKeyViolations() == 1)
+    }
+
     @Test func addressesGetTheNextSequenceNumberOfTheirCampaignInFLYRsColumns() throws {
         let (store, dir) = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }

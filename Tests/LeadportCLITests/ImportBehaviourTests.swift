@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import LeadStore
 import LeadTesting
 import Testing
 
@@ -88,6 +90,41 @@ import Testing
         }
         #expect(try String(contentsOf: csv, encoding: .utf8) == original)
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("l.db").path))
+    }
+
+    @Test func aFileGivenTwiceIsRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("list.csv")
+        try "Name,Email\nAnn Lee,\n".write(to: csv, atomically: true, encoding: .utf8)
+        let result = try Leadport.run(["import", csv.path, dir.path + "/./list.csv", "--to", "sqlite:" + dir.appendingPathComponent("l.db").path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("is given twice"), "\(result.stderr)")
+    }
+
+    @Test func aChangedLeadIsUpdatedInPlaceAndThenUnchanged() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("list.csv")
+        let path = dir.appendingPathComponent("l.db").path
+        let args = ["import", csv.path, "--campaign", "C", "--to", "sqlite:" + path, "--progress", "none"]
+        try "Name,Email,Phone,Address\nAnn Lee,ann@example.com,617-555-0100,1 Main St Boston MA 02134\nBob Stone,bob@example.com,,\n"
+            .write(to: csv, atomically: true, encoding: .utf8)
+        let first = try Leadport.run(args)
+        #expect(first.stderr.contains("created 2, updated 0, unchanged 0"), "\(first.stderr)")
+        try "Name,Email,Phone,Address\nAnn Lee,ann@example.com,617-555-0199,2 Main St Boston MA 02134\nBob Stone,bob@example.com,,\n"
+            .write(to: csv, atomically: true, encoding: .utf8)
+        let second = try Leadport.run(args)
+        #expect(second.stderr.contains("created 0, updated 1, unchanged 1"), "\(second.stderr)")
+        let third = try Leadport.run(args)
+        #expect(third.stderr.contains("created 0, updated 0, unchanged 2"), "\(third.stderr)")
+        let store = try LeadStore(path: path)
+        #expect(try store.count("contacts") == 2)
+        #expect(try store.count("campaign_addresses") == 1)
+        #expect(try store.foreignKeyViolations() == 0)
+        let ann = try DatabaseQueue(path: path).read { db in try Row.fetchOne(db, sql: "SELECT phone, address FROM contacts WHERE full_name = 'Ann Lee'") }
+        #expect(ann?["phone"] as String? == "+16175550199")
+        #expect((ann?["address"] as String?)?.hasPrefix("2 MAIN ST") == true)
     }
 
     @Test func addressKeysIgnoreTheAddressStyle() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LeadStore
 import LeadTesting
 import Testing
 
@@ -50,6 +51,7 @@ private func outcomes(_ url: URL) throws -> [Int: String] {
         #expect(secondOutcomes.values.filter { $0 == "created" }.isEmpty)
         #expect(secondOutcomes.values.filter { $0 == "unchanged" }.count == 6)
         #expect(second.stderr.contains("created 0, updated 0, unchanged 6, skipped 2, rejected 1"))
+        #expect(try LeadStore(path: db).foreignKeyViolations() == 0)
     }
 
     @Test func dryRunWritesNothing() throws {

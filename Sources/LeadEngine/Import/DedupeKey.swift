@@ -76,6 +76,7 @@ extension DedupeKey {
         case "email": return "same email"
         case "phone": return "same phone and family name"
         case "address": return lead.address.unitID != nil ? "same address and unit" : "same address"
+        case "row": return "the same row of the same file"
         default: return "same key"
         }
     }

@@ -91,6 +91,12 @@ public final class ImportRun: @unchecked Sendable {
         var reason: String?
         var stage: RejectStage?
         var remoteID: String?
+
+        /// The key the ledger knows the row by: its dedupe key, or for a lead without one
+        /// (a name alone) where it came from.
+        var ledgerKey: String {
+            key ?? "row:\(lead.source.file):\(lead.source.sheet ?? ""):\(lead.source.row)"
+        }
     }
 
     public func run() throws -> RunSummary {
@@ -242,7 +248,9 @@ public final class ImportRun: @unchecked Sendable {
         func accept(_ incoming: [Pending], plan: ColumnPlan) throws {
             var batch = incoming
             for k in batch.indices where batch[k].outcome == nil {
-                guard let key = batch[k].key else { continue }
+                // A lead without a dedupe key is known by its row, which comes twice only when
+                // a file is given twice.
+                let key = batch[k].ledgerKey
                 if let first = seenKeys[key] {
                     batch[k].outcome = .skipped
                     batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: batch[k].lead)))"
@@ -360,10 +368,11 @@ public final class ImportRun: @unchecked Sendable {
             // first, since contacts refer to them.
             var newAddresses: [NewAddress] = []
             var newContacts: [NewContact] = []
-            var ledger: [LedgerRecord] = []
+            var added: [LedgerRecord] = []
+            var changed: [LedgerRecord] = []
             for k in batch.indices where batch[k].outcome == nil {
                 let source = batch[k].lead.source
-                let key = batch[k].key ?? "row:\(source.file):\(source.sheet ?? ""):\(source.row)"
+                let key = batch[k].ledgerKey
                 if let entry = known[key] {
                     batch[k].remoteID = entry.remoteID
                     if entry.contentHash == batch[k].hash {
@@ -378,6 +387,8 @@ public final class ImportRun: @unchecked Sendable {
                         try tx.updateAddress(id: String(address.dropFirst(2)), record)
                     }
                     batch[k].outcome = .updated
+                    changed.append(LedgerRecord(destination: destination, key: key, remoteID: entry.remoteID, hash: batch[k].hash, run: runID, source: source))
+                    continue
                 } else {
                     var ids: [String] = []
                     var addressID: String?
@@ -396,11 +407,12 @@ public final class ImportRun: @unchecked Sendable {
                     batch[k].remoteID = ids.joined(separator: "|")
                     batch[k].outcome = .created
                 }
-                ledger.append(LedgerRecord(destination: destination, key: key, remoteID: batch[k].remoteID ?? "", hash: batch[k].hash, run: runID, source: source))
+                added.append(LedgerRecord(destination: destination, key: key, remoteID: batch[k].remoteID ?? "", hash: batch[k].hash, run: runID, source: source))
             }
             try tx.insertAddresses(newAddresses)
             try tx.insertContacts(newContacts)
-            try tx.record(ledger)
+            try tx.record(added)
+            try tx.record(changed, replacing: true)
         }
     }
 
