@@ -123,14 +123,40 @@ public final class ImportRun: @unchecked Sendable {
         }
 
         let delivery = try Delivery(run: self, store: store, campaign: campaignID, target: target, runID: runID)
-        // Two stages: this thread reads rows and builds leads (on every core, a batch at a
-        // time); the delivery thread dedupes them in row order, writes them, and reports each
-        // row. A failure in either stops both.
-        let queue = BlockingQueue<Work?>(capacity: 4)
+        // Three stages, each on a thread of its own, handing batches on through bounded queues:
+        // the reader cuts the files into batches of rows; this thread builds each batch's leads
+        // on every core; the delivery thread dedupes them in row order, writes them, and
+        // reports each row. A failure in the reader or the delivery stops both.
+        let rowsQueue = BlockingQueue<Incoming?>(capacity: 2)
+        let leadsQueue = BlockingQueue<Work?>(capacity: 2)
         let failure = FirstFailure()
-        let worker = WorkerThread(name: "leadport-delivery") {
+        let files = options.files
+        let reading = WorkerThread(name: "leadport-reader") { [readerOptions = readerOptions()] in
+            defer { rowsQueue.put(nil) }
+            do {
+                for (file, plan) in zip(files, plans) {
+                    rowsQueue.put(.file(file, plan))
+                    let reader = try openRowReader(path: file, options: readerOptions)
+                    var rows: [RawRow] = []
+                    rows.reserveCapacity(Self.batchSize)
+                    while let row = try reader.next() {
+                        if let header = plan.headerRow, row.location.row <= header { continue }
+                        rows.append(row)
+                        if rows.count >= Self.batchSize {
+                            rowsQueue.put(.rows(rows, plan))
+                            rows.removeAll(keepingCapacity: true)
+                            if failure.error != nil { return }
+                        }
+                    }
+                    if !rows.isEmpty { rowsQueue.put(.rows(rows, plan)) }
+                }
+            } catch {
+                failure.record(error)
+            }
+        }
+        let delivering = WorkerThread(name: "leadport-delivery") {
             var draining = false
-            while let work = queue.take() {
+            while let work = leadsQueue.take() {
                 guard !draining else { continue }
                 do {
                     switch work {
@@ -143,35 +169,22 @@ public final class ImportRun: @unchecked Sendable {
                 }
             }
         }
-        do {
-            defer {
-                queue.put(nil)
-                worker.join()
-            }
-            for (file, plan) in zip(options.files, plans) {
-                let builder = LeadBuilder(plan: plan, region: options.region ?? plan.mapping.defaults.region ?? "US",
-                                          dateOrder: options.dateOrder ?? plan.mapping.defaults.dateOrder,
-                                          defaultState: plan.mapping.defaults.state, style: plan.mapping.defaults.addressStyle ?? .usps)
-                queue.put(.file(file, plan))
-                let reader = try openRowReader(path: file, options: readerOptions())
-                var rows: [RawRow] = []
-                func send() {
-                    let batch = ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target) }
-                    queue.put(.batch(batch, plan))
-                    rows.removeAll(keepingCapacity: true)
-                }
-                while let row = try reader.next() {
-                    if let header = plan.headerRow, row.location.row <= header { continue }
-                    rows.append(row)
-                    if rows.count >= Self.batchSize {
-                        send()
-                        if failure.error != nil { break }
-                    }
-                }
-                if !rows.isEmpty { send() }
-                if failure.error != nil { break }
+        var builder: LeadBuilder?
+        while let incoming = rowsQueue.take() {
+            switch incoming {
+            case .file(let file, let plan):
+                builder = LeadBuilder(plan: plan, region: options.region ?? plan.mapping.defaults.region ?? "US",
+                                      dateOrder: options.dateOrder ?? plan.mapping.defaults.dateOrder,
+                                      defaultState: plan.mapping.defaults.state, style: plan.mapping.defaults.addressStyle ?? .usps)
+                leadsQueue.put(.file(file, plan))
+            case .rows(let rows, let plan):
+                guard let builder else { continue }
+                leadsQueue.put(.batch(ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target) }, plan))
             }
         }
+        leadsQueue.put(nil)
+        reading.join()
+        delivering.join()
         if let error = failure.error { throw error }
         try delivery.close()
         if !options.dryRun { try store.finishRun(id: runID, counts: delivery.counts, rows: delivery.rows) }
@@ -185,6 +198,13 @@ public final class ImportRun: @unchecked Sendable {
     /// took 5.4 s where 500 took 7.3 s on the 100k-row benchmark list.
     static let batchSize = 5000
 
+    /// From the reader to the build stage.
+    enum Incoming: Sendable {
+        case file(String, ColumnPlan)
+        case rows([RawRow], ColumnPlan)
+    }
+
+    /// From the build stage to the delivery.
     enum Work: Sendable {
         case file(String, ColumnPlan)
         case batch([Pending], ColumnPlan)

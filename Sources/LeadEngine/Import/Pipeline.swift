@@ -47,20 +47,19 @@ final class WorkerThread: Sendable {
     func join() { finished.wait() }
 }
 
-/// Maps a batch on every core: the rows are split into one contiguous share per worker and
-/// each share is mapped in order, so the result is in input order.
+/// Maps a batch on every core, in order. The batch is cut into small chunks that the cores
+/// take as they come free, so a core slowed by another stage's thread does not hold up the
+/// rest waiting for its share.
 enum ParallelMap {
     static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
-    static func map<T: Sendable, U: Sendable>(_ input: [T], minimumShare: Int = 64, _ transform: @Sendable (T) -> U) -> [U] {
-        let shares = min(workers, max(1, input.count / minimumShare))
-        if shares == 1 { return input.map(transform) }
-        let results = Mutex<[[U]]>(Array(repeating: [], count: shares))
-        DispatchQueue.concurrentPerform(iterations: shares) { share in
-            let start = input.count * share / shares
-            let end = input.count * (share + 1) / shares
-            let mapped = input[start..<end].map(transform)
-            results.withLock { $0[share] = mapped }
+    static func map<T: Sendable, U: Sendable>(_ input: [T], chunk: Int = 100, _ transform: @Sendable (T) -> U) -> [U] {
+        let chunks = (input.count + chunk - 1) / chunk
+        if workers == 1 || chunks <= 1 { return input.map(transform) }
+        let results = Mutex<[[U]]>(Array(repeating: [], count: chunks))
+        DispatchQueue.concurrentPerform(iterations: chunks) { k in
+            let mapped = input[(k * chunk)..<min(input.count, (k + 1) * chunk)].map(transform)
+            results.withLock { $0[k] = mapped }
         }
         return results.withLock { $0.flatMap { $0 } }
     }
