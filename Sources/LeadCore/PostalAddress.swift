@@ -40,6 +40,16 @@ public struct PostalAddress: Sendable, Equatable, Codable {
         return line.isEmpty ? nil : line
     }
 
+    /// The unit's designator and id (`APT 4`, `#4`), or either alone.
+    public var unit: String? {
+        switch (unitType, unitID) {
+        case let (type?, id?): return type + " " + id
+        case let (type?, nil): return type
+        case let (nil, id?): return id
+        case (nil, nil): return nil
+        }
+    }
+
     /// `123 N MAIN ST APT 4`, or `PO BOX 12`.
     public var deliveryLine: String? {
         if let poBoxID { return "PO BOX " + poBoxID }
@@ -52,7 +62,10 @@ public struct PostalAddress: Sendable, Equatable, Codable {
     }
 
     /// `123 N MAIN ST APT 4, SPRINGFIELD, MA 01101-1234`.
-    public var formatted: String? {
+    public var formatted: String? { formatted(deliveryLine: deliveryLine) }
+
+    /// The formatted address around a delivery line already built.
+    public func formatted(deliveryLine: String?) -> String? {
         var last = state ?? ""
         if let postalCode { Self.append(zip4.map { postalCode + "-" + $0 } ?? postalCode, to: &last, separator: " ") }
         var line = deliveryLine ?? ""

@@ -44,26 +44,30 @@ public final class RecordIDGenerator {
             counter = 0
         }
         lastMillis = millis
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for k in 0..<6 { bytes[k] = UInt8(truncatingIfNeeded: millis >> (40 - 8 * UInt64(k))) }
-        bytes[6] = 0x70 | UInt8(counter >> 8)
-        bytes[7] = UInt8(truncatingIfNeeded: counter)
-        let random = nextRandom()
-        for k in 0..<8 { bytes[8 + k] = UInt8(truncatingIfNeeded: random >> (8 * UInt64(k))) }
-        bytes[8] = 0x80 | (bytes[8] & 0x3F)
-        return Self.text(bytes)
+        // 48 bits of time, the version (7) and 12 bits of counter; then the variant (10) and
+        // 62 random bits.
+        let high = millis << 16 | 0x7000 | UInt64(counter & 0x0FFF)
+        let low = 0x8000_0000_0000_0000 | (nextRandom() >> 2)
+        return Self.text(high, low)
     }
 
-    private static let hex = Array("0123456789abcdef".utf8)
-
-    static func text(_ bytes: [UInt8]) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(36)
-        for (k, b) in bytes.enumerated() {
-            if k == 4 || k == 6 || k == 8 || k == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(hex[Int(b >> 4)])
-            out.append(hex[Int(b & 0x0F)])
+    /// `xxxxxxxx-xxxx-7xxx-yxxx-xxxxxxxxxxxx`, written straight into the string's storage.
+    static func text(_ high: UInt64, _ low: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 36) { out in
+            let digits: StaticString = "0123456789abcdef"
+            let hex = digits.utf8Start
+            var at = 0
+            for k in 0..<32 {
+                if k == 8 || k == 12 || k == 16 || k == 20 {
+                    out[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                let word = k < 16 ? high : low
+                let shift = UInt64(60 - 4 * (k % 16))
+                out[at] = hex[Int((word >> shift) & 0xF)]
+                at += 1
+            }
+            return at
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -8,6 +8,8 @@ import LeadCore
 public final class LeadStore {
     public let path: String
     private let db: DatabaseQueue
+    /// Reused by every transaction (the queue runs one at a time).
+    private let scratch = BindScratch()
 
     /// The ledger's record of one lead at one destination.
     public struct LedgerEntry: Sendable, Equatable {
@@ -130,7 +132,7 @@ public final class LeadStore {
             defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
             var result: T?
             try db.inTransaction(.immediate) {
-                result = try body(StoreTransaction(db: db, path: path, now: Self.timestamp()))
+                result = try body(StoreTransaction(db: db, path: path, scratch: scratch, now: Self.timestamp()))
                 return .commit
             }
             return result!
@@ -184,7 +186,7 @@ public struct StoreTransaction {
     let db: Database
     let path: String
     /// Bytes of one statement's text values, reused from row to row.
-    let scratch = BindScratch()
+    let scratch: BindScratch
     /// The time every row written in this transaction is stamped with.
     let now: String
 
@@ -195,12 +197,11 @@ public struct StoreTransaction {
     private func run(_ sql: String, _ values: [String?]) throws {
         scratch.reset()
         for value in values { scratch.text(value) }
-        try step(sql)
+        try step(db.cachedStatement(sql: sql))
     }
 
-    /// Runs `sql` with the values in the scratch buffer bound in order.
-    private func step(_ sql: String) throws {
-        let statement = try db.cachedStatement(sql: sql)
+    /// Runs `statement` with the values in the scratch buffer bound in order.
+    private func step(_ statement: Statement) throws {
         let handle = statement.sqliteStatement
         let code = scratch.bytes.withUnsafeBufferPointer { buffer -> Int32 in
             let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
@@ -233,15 +234,17 @@ public struct StoreTransaction {
         while start < count {
             let end = min(start + perStatement, count)
             let n = end - start
-            let cacheKey = "\(n)|" + head
-            let sql = scratch.sql[cacheKey] ?? {
-                let text = head + Array(repeating: tuple, count: n).joined(separator: ",") + tail
-                scratch.sql[cacheKey] = text
-                return text
+            // Kept by row count and head: GRDB's own cache would hash the whole text, a few
+            // kilobytes, for every statement.
+            let cacheKey = "\(n)|" + head + tail
+            let statement = try scratch.statements[cacheKey] ?? {
+                let made = try db.cachedStatement(sql: head + Array(repeating: tuple, count: n).joined(separator: ",") + tail)
+                scratch.statements[cacheKey] = made
+                return made
             }()
             scratch.reset()
             for i in start..<end { bind(i, scratch) }
-            try step(sql)
+            try step(statement)
             start = end
         }
     }
@@ -348,9 +351,8 @@ public struct AddressRecord: Sendable, Equatable {
         address = deliveryLine
         self.formatted = formatted
         houseNumber = a.houseNumber
-        let unit = [a.unitType, a.unitID].compactMap { $0 }.joined(separator: " ")
-        if let street = a.poBoxID.map({ "PO BOX \($0)" }) ?? a.streetLine {
-            streetName = unit.isEmpty ? street : street + " " + unit
+        if let street = a.poBoxID.map({ "PO BOX " + $0 }) ?? a.streetLine {
+            if let unit = a.unit, !unit.isEmpty { streetName = street + " " + unit } else { streetName = street }
         }
         locality = a.city
         region = a.state
@@ -408,8 +410,8 @@ final class BindScratch {
     var bytes: [UInt8] = []
     /// Per value: (offset, length) in `bytes`; offset -1 for NULL, -2 for an integer (in length).
     var spans: [(offset: Int, length: Int)] = []
-    /// Multi-row statements' text by row count and statement head.
-    var sql: [String: String] = [:]
+    /// Multi-row statements by row count and statement head and tail.
+    var statements: [String: Statement] = [:]
 
     func reset() {
         bytes.removeAll(keepingCapacity: true)

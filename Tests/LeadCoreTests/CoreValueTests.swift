@@ -1,3 +1,4 @@
+import Foundation
 import LeadCore
 import Testing
 
@@ -14,6 +15,11 @@ import Testing
             #expect("89ab".contains(parts[3].first!))  // RFC 9562 variant
             #expect(id == id.lowercased())
         }
+        // The first 48 bits are the time of creation in milliseconds.
+        let millis = UInt64(ids[0].replacingOccurrences(of: "-", with: "").prefix(12), radix: 16) ?? 0
+        let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        #expect(millis <= now && now - millis < 60_000, "\(ids[0]) holds \(millis), now is \(now)")
+        #expect(UUID(uuidString: ids[0]) != nil)
     }
 }
 

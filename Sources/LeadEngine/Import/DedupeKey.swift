@@ -31,16 +31,12 @@ enum DedupeKey {
 /// A stable hash of what would be sent, so an unchanged lead is not sent again (FNV-1a, 64 bits).
 enum ContentHash {
     static func of(_ lead: Lead, contact: ContactRecord, target: Mapping.Target) -> String {
-        let parts: [String?] = [target.rawValue, contact.fullName, contact.email, lead.phone, lead.mobile, lead.company, contact.notes,
-                                contact.address, lead.mailingAddress?.formatted]
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in parts {
-            if var part {
-                part.withUTF8 { bytes in
-                    for b in bytes {
-                        h ^= UInt64(b)
-                        h = h &* 0x100_0000_01b3
-                    }
+        func mix(_ part: String?) {
+            if let part {
+                for b in part.utf8 {
+                    h ^= UInt64(b)
+                    h = h &* 0x100_0000_01b3
                 }
             } else {
                 h = h &* 0x100_0000_01b3  // nil: one zero byte
@@ -48,6 +44,15 @@ enum ContentHash {
             h ^= 0x1f
             h = h &* 0x100_0000_01b3
         }
+        mix(target.rawValue)
+        mix(contact.fullName)
+        mix(contact.email)
+        mix(lead.phone)
+        mix(lead.mobile)
+        mix(lead.company)
+        mix(contact.notes)
+        mix(contact.address)
+        mix(lead.mailingAddress?.formatted)
         return String(h, radix: 16)
     }
 }
@@ -60,7 +65,7 @@ enum ExportColumns {
     /// Phones, ZIPs and the rest as text; the date as a real date.
     static func values(_ lead: Lead) -> [SheetCell] {
         let a = lead.address
-        let unit = [a.unitType, a.unitID].compactMap { $0 }.joined(separator: " ")
+        let unit = a.unit ?? ""
         let text: [String] = [lead.fullName ?? "", lead.givenName ?? "", lead.familyName ?? "", lead.email ?? "", lead.emailSuggestion ?? "",
                               lead.phone ?? "", lead.mobile ?? "", a.formatted ?? "", a.houseNumber ?? "",
                               a.poBoxID.map { "PO BOX \($0)" } ?? a.streetLine ?? "", unit, a.city ?? "", a.state ?? "",

@@ -92,10 +92,10 @@ public final class ImportRun: @unchecked Sendable {
         var stage: RejectStage?
         var remoteID: String?
 
-        /// The key the ledger knows the row by: its dedupe key, or for a lead without one
-        /// (a name alone) where it came from.
-        var ledgerKey: String {
-            key ?? "row:\(lead.source.file):\(lead.source.sheet ?? ""):\(lead.source.row)"
+        /// The key the ledger knows a row by: its dedupe key, or for a lead without one (a name
+        /// alone) where it came from. (Static, so that reading it does not copy the row.)
+        static func ledgerKey(_ key: String?, _ source: SourceLocation) -> String {
+            key ?? "row:\(source.file):\(source.sheet ?? ""):\(source.row)"
         }
     }
 
@@ -159,10 +159,7 @@ public final class ImportRun: @unchecked Sendable {
             while let work = leadsQueue.take() {
                 guard !draining else { continue }
                 do {
-                    switch work {
-                    case .file(let file, let plan): try delivery.startFile(file, plan: plan)
-                    case .batch(let batch, let plan): try delivery.accept(batch, plan: plan)
-                    }
+                    try delivery.handle(work)
                 } catch {
                     failure.record(error)
                     draining = true
@@ -216,7 +213,7 @@ public final class ImportRun: @unchecked Sendable {
         let lead = builder.build(row)
         // The address lines are built once here and shared by both records.
         let delivery = lead.address.deliveryLine
-        let formatted = lead.address.formatted
+        let formatted = lead.address.formatted(deliveryLine: delivery)
         let contact = ContactRecord(fullName: lead.fullName ?? lead.company ?? lead.email ?? lead.phone ?? delivery ?? "(no name)",
                                     phone: lead.phone ?? lead.mobile, email: lead.email, address: formatted, notes: lead.notes)
         let address = delivery.map { AddressRecord(lead.address, deliveryLine: $0, formatted: formatted) }
@@ -265,12 +262,20 @@ public final class ImportRun: @unchecked Sendable {
             try export?.startSheet(run.sheetName(file: file), header: plan.columnNames + ExportColumns.names + ["_status", "_reason", "_source_row"])
         }
 
-        func accept(_ incoming: [Pending], plan: ColumnPlan) throws {
-            var batch = incoming
+        /// Takes the work over, so that its batch has one owner and is changed in place
+        /// instead of copied.
+        func handle(_ work: consuming Work) throws {
+            switch consume work {
+            case .file(let file, let plan): try startFile(file, plan: plan)
+            case .batch(var batch, let plan): try accept(&batch, plan: plan)
+            }
+        }
+
+        func accept(_ batch: inout [Pending], plan: ColumnPlan) throws {
             for k in batch.indices where batch[k].outcome == nil {
                 // A lead without a dedupe key is known by its row, which comes twice only when
                 // a file is given twice.
-                let key = batch[k].ledgerKey
+                let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
                 if let first = seenKeys[key] {
                     batch[k].outcome = .skipped
                     batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: batch[k].lead)))"
@@ -281,19 +286,19 @@ public final class ImportRun: @unchecked Sendable {
             }
             try run.deliver(&batch, store: store, campaign: campaign, target: target, runID: runID)
             let destination = run.destination
-            for p in batch {
-                let outcome = p.outcome ?? .failed
+            for k in batch.indices {
+                let outcome = batch[k].outcome ?? .failed
                 counts[outcome, default: 0] += 1
                 rows += 1
-                let source = p.lead.source
-                run.emit(.row(RowResult(location: source, destination: destination, outcome: outcome, remoteID: p.remoteID, reason: p.reason)))
-                try report?.write([source.file, source.sheet ?? "", String(source.row), destination, outcome.rawValue, p.remoteID ?? "", p.reason ?? ""])
+                let source = batch[k].lead.source
+                run.emit(.row(RowResult(location: source, destination: destination, outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason)))
+                try report?.write([source.file, source.sheet ?? "", String(source.row), destination, outcome.rawValue, batch[k].remoteID ?? "", batch[k].reason ?? ""])
                 if outcome == .rejected {
-                    try rejects?.write(run.fitted(p.cells, plan.width) + [source.file, source.sheet ?? "", String(source.row),
-                                                                                  (p.stage ?? .destination).rawValue, p.reason ?? ""])
+                    try rejects?.write(run.fitted(batch[k].cells, plan.width) + [source.file, source.sheet ?? "", String(source.row),
+                                                                                  (batch[k].stage ?? .destination).rawValue, batch[k].reason ?? ""])
                 }
-                try export?.write(run.fitted(p.cells, plan.width).map(SheetCell.text) + ExportColumns.values(p.lead)
-                                  + [.text(outcome.rawValue), .text(p.reason ?? ""), .number(Double(source.row))])
+                try export?.write(run.fitted(batch[k].cells, plan.width).map(SheetCell.text) + ExportColumns.values(batch[k].lead)
+                                  + [.text(outcome.rawValue), .text(batch[k].reason ?? ""), .number(Double(source.row))])
             }
         }
 
@@ -359,7 +364,8 @@ public final class ImportRun: @unchecked Sendable {
             }
             return
         }
-        let size = batch.filter { $0.outcome == nil }.count
+        var size = 0
+        for k in batch.indices where batch[k].outcome == nil { size += 1 }
         guard size > 0 else { return }
         do {
             try write(&batch, store: store, campaign: campaign, target: target, runID: runID)
@@ -392,7 +398,7 @@ public final class ImportRun: @unchecked Sendable {
             var changed: [LedgerRecord] = []
             for k in batch.indices where batch[k].outcome == nil {
                 let source = batch[k].lead.source
-                let key = batch[k].ledgerKey
+                let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
                 if let entry = known[key] {
                     batch[k].remoteID = entry.remoteID
                     if entry.contentHash == batch[k].hash {
@@ -410,7 +416,7 @@ public final class ImportRun: @unchecked Sendable {
                     changed.append(LedgerRecord(destination: destination, key: key, remoteID: entry.remoteID, hash: batch[k].hash, run: runID, source: source))
                     continue
                 } else {
-                    var ids: [String] = []
+                    var remoteID = ""
                     var addressID: String?
                     if target != .contacts, let campaign, let record = batch[k].address {
                         let id = recordIDs.next()
@@ -421,10 +427,11 @@ public final class ImportRun: @unchecked Sendable {
                     if target != .campaignAddresses {
                         let id = recordIDs.next()
                         newContacts.append(NewContact(id: id, user: options.user, contact: batch[k].contact, campaign: campaign, addressID: addressID))
-                        ids.append(id)
+                        remoteID = id
                     }
-                    if let addressID { ids.append("a:" + addressID) }
-                    batch[k].remoteID = ids.joined(separator: "|")
+                    // `contact|a:address`, either alone.
+                    if let addressID { remoteID += (remoteID.isEmpty ? "a:" : "|a:") + addressID }
+                    batch[k].remoteID = remoteID
                     batch[k].outcome = .created
                 }
                 added.append(LedgerRecord(destination: destination, key: key, remoteID: batch[k].remoteID ?? "", hash: batch[k].hash, run: runID, source: source))

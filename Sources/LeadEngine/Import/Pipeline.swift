@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A first-in first-out hand-off between two threads that holds at most `capacity` items:
 /// `put` waits while it is full, `take` waits while it is empty. Bounded, so a fast reader
@@ -56,12 +55,23 @@ enum ParallelMap {
     static func map<T: Sendable, U: Sendable>(_ input: [T], chunk: Int = 100, _ transform: @Sendable (T) -> U) -> [U] {
         let chunks = (input.count + chunk - 1) / chunk
         if workers == 1 || chunks <= 1 { return input.map(transform) }
-        let results = Mutex<[[U]]>(Array(repeating: [], count: chunks))
-        DispatchQueue.concurrentPerform(iterations: chunks) { k in
-            let mapped = input[(k * chunk)..<min(input.count, (k + 1) * chunk)].map(transform)
-            results.withLock { $0[k] = mapped }
+        // Each chunk initialises its own stretch of the result in place: no lock, and no copy
+        // of every element from per-chunk arrays into one.
+        return Array(unsafeUninitializedCapacity: input.count) { buffer, initialized in
+            let base = Shared(buffer.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: chunks) { k in
+                for i in (k * chunk)..<min(input.count, (k + 1) * chunk) {
+                    (base.pointer + i).initialize(to: transform(input[i]))
+                }
+            }
+            initialized = input.count
         }
-        return results.withLock { $0.flatMap { $0 } }
+    }
+
+    /// The result's storage, written by every worker at indices no other worker touches.
+    private struct Shared<U>: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<U>
+        init(_ pointer: UnsafeMutablePointer<U>) { self.pointer = pointer }
     }
 }
 
