@@ -49,6 +49,27 @@ public enum FieldOrigin: Sendable, Equatable {
     case defaultValue
 }
 
+/// Where each of a lead's fields came from: a few entries, kept in a small list (a
+/// dictionary hashed every field of every row for what a scan of six entries does).
+public struct FieldOrigins: Sendable {
+    public private(set) var entries: [(field: LeadField, origin: FieldOrigin)] = []
+
+    public init() {}
+
+    public subscript(_ field: LeadField) -> FieldOrigin? {
+        get { entries.first { $0.field == field }?.origin }
+        set {
+            let at = entries.firstIndex { $0.field == field }
+            switch (at, newValue) {
+            case let (at?, origin?): entries[at].origin = origin
+            case let (at?, nil): entries.remove(at: at)
+            case let (nil, origin?): entries.append((field, origin))
+            case (nil, nil): break
+            }
+        }
+    }
+}
+
 /// A normalised record. `source` is copied from the row it came from and never changes.
 public struct Lead: Sendable {
     public var source: SourceLocation
@@ -77,7 +98,8 @@ public struct Lead: Sendable {
     public var mailingAddress: PostalAddress?
     /// Unmapped columns, by header, in file order.
     public var extras: [(header: String, value: String)] = []
-    public var origins: [LeadField: FieldOrigin] = [:]
+    /// Where each field came from.
+    public var origins = FieldOrigins()
     public var issues: [LeadIssue] = []
 
     public init(source: SourceLocation) {

@@ -88,3 +88,18 @@ import Testing
         #expect(LeadField.allCases.map(\.ordinal) == Array(0..<LeadField.allCases.count))
     }
 }
+
+@Suite struct FieldOriginsTests {
+    @Test func setReplaceAndRemoveByField() {
+        var origins = FieldOrigins()
+        #expect(origins[.email] == nil)
+        origins[.email] = .column(Column(index: 2))
+        origins[.phone] = .rule("excel repair")
+        origins[.email] = .column(Column(index: 3))
+        #expect(origins[.email] == .column(Column(index: 3)))
+        #expect(origins.entries.map(\.field) == [.email, .phone])
+        origins[.email] = nil
+        #expect(origins[.email] == nil && origins[.phone] == .rule("excel repair"))
+        #expect(origins.entries.count == 1)
+    }
+}

@@ -33,10 +33,12 @@ enum ContentHash {
     static func of(_ lead: Lead, contact: ContactRecord, target: Mapping.Target) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ part: String?) {
-            if let part {
-                for b in part.utf8 {
-                    h ^= UInt64(b)
-                    h = h &* 0x100_0000_01b3
+            if var part {
+                part.withUTF8 { bytes in
+                    for b in bytes {
+                        h ^= UInt64(b)
+                        h = h &* 0x100_0000_01b3
+                    }
                 }
             } else {
                 h = h &* 0x100_0000_01b3  // nil: one zero byte

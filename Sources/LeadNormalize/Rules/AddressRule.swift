@@ -97,6 +97,7 @@ public enum AddressRule {
 
     private static func tokenize(_ input: String) -> [Token] {
         var tokens: [Token] = []
+        tokens.reserveCapacity(12)
         var segment = 0
         var current = ""
         func flush() {
@@ -128,6 +129,7 @@ public enum AddressRule {
         take()
         flush()
         // `P.O.` and `P. O.` come out as `P.O` / `P` `O`: join them.
+        if !tokens.contains(where: { $0.upper == "P" || $0.upper == "P.O" }) { return tokens }
         var joined: [Token] = []
         var k = 0
         while k < tokens.count {

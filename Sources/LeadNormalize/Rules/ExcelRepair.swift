@@ -56,9 +56,14 @@ public enum ExcelRepair {
         var t = text.trimmed
         // Most ZIPs are already five digits.
         if t.utf8.count == 5, t.utf8.allSatisfy(isDigit) { return .unchanged(t) }
-        if t.hasSuffix(".0") { t = String(t.dropLast(2)) }
-        let digits = t.filter(\.isASCII).filter(\.isNumber)
-        let shapeOK = t.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == " ") }
+        // On the bytes: a ZIP is ASCII digits, hyphens and spaces, so any other byte ends it.
+        var bytes = Array(t.utf8)
+        if bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "."), bytes[bytes.count - 1] == UInt8(ascii: "0") {
+            bytes.removeLast(2)
+            t = String(decoding: bytes, as: UTF8.self)
+        }
+        let shapeOK = bytes.allSatisfy { isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: " ") }
+        let digits = String(decoding: bytes.filter(isDigit), as: UTF8.self)
         guard shapeOK, !digits.isEmpty else { return .invalid("not a ZIP code") }
         let state = state.map { StateTable.code(for: $0) ?? $0.uppercased() }
         func checked(_ zip5: String, _ plus4: String?, _ note: String?) -> ZipRepair {
@@ -71,14 +76,14 @@ public enum ExcelRepair {
             }
             return formatted == t ? .unchanged(formatted) : .repaired(formatted, "formatted as ZIP+4")
         }
-        switch digits.count {
-        case 5 where t.count == 5: return .unchanged(t)
+        switch digits.utf8.count {
+        case 5 where bytes.count == 5: return .unchanged(t)
         case 5: return checked(digits, nil, nil)
         case 9: return checked(String(digits.prefix(5)), String(digits.suffix(4)), nil)
         case 4: return checked("0" + digits, nil, "leading zero restored")
         case 3: return checked("00" + digits, nil, "leading zeros restored")
         case 8: return checked("0" + digits.prefix(4), String(digits.suffix(4)), "leading zero restored")
-        default: return .invalid("\(text) has \(digits.count) digits; a ZIP code has 5 (or 9 with ZIP+4)")
+        default: return .invalid("\(text) has \(digits.utf8.count) digits; a ZIP code has 5 (or 9 with ZIP+4)")
         }
     }
 
@@ -94,8 +99,9 @@ public enum ExcelRepair {
             repair = "ZIP \(text) → \(z): \(note)"
         case .invalid(let why): return (nil, why)
         }
-        address.postalCode = String(zip.prefix(5))
-        address.zip4 = zip.count == 10 ? String(zip.suffix(4)) : nil
+        // `zip` is ASCII: five digits, or ZIP+4 in ten characters.
+        address.postalCode = zip.utf8.count == 5 ? zip : String(zip.utf8.prefix(5))!
+        address.zip4 = zip.utf8.count == 10 ? String(zip.utf8.suffix(4))! : nil
         return (repair, nil)
     }
 

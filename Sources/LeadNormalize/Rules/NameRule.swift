@@ -53,7 +53,7 @@ public enum NameRule {
         }
         // A couple: `John & Jane Smith`, `John and Jane Smith`, `John Smith & Jane Doe`, `SMITH, JOHN & JANE`.
         let tokens = words(text)
-        if let joint = tokens.firstIndex(where: { ["&", "and", "+", "&amp;"].contains(key($0)) && !$0.hasSuffix(".") && !$0.hasSuffix(",") }), joint > 0, joint < tokens.count - 1 {
+        if let joint = tokens.firstIndex(where: isJoint), joint > 0, joint < tokens.count - 1 {
             var a = parseOne(tokens[..<joint].joined(separator: " "))
             let b = parseOne(tokens[(joint + 1)...].joined(separator: " "))
             if a.family == nil { a.family = b.family }
@@ -75,16 +75,19 @@ public enum NameRule {
         var result = PersonName(input: text)
         var tokens: [String]
         var commaFamily: [String]?
-        let commaParts = text.utf8.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self).trimmed }.filter { !$0.isEmpty }
+        // Most names have no comma: their words are the whole text's.
+        let commaParts = text.utf8.contains(UInt8(ascii: ","))
+            ? text.utf8.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self).trimmed }.filter { !$0.isEmpty }
+            : [text.trimmed].filter { !$0.isEmpty }
         if commaParts.count >= 2, !isSuffix(commaParts[1]) {
             // `Family, Given Middle[, Suffix]`
             commaFamily = words(commaParts[0])
             tokens = words(commaParts[1])
             for extra in commaParts.dropFirst(2) { tokens += words(extra) }
         } else {
-            tokens = words(commaParts.joined(separator: " "))
+            tokens = commaParts.count == 1 ? words(commaParts[0]) : words(commaParts.joined(separator: " "))
         }
-        if let first = tokens.first, prefixes.contains(key(first)) {
+        if let first = tokens.first, isPrefix(first) {
             result.prefix = properCase(stripping(first, "."))
             tokens.removeFirst()
         }
@@ -110,7 +113,7 @@ public enum NameRule {
         // The family name starts at the first particle after the given name, or is the last word.
         var familyStart = tokens.count - 1
         var k = tokens.count - 2
-        while k >= 1, particles.contains(key(tokens[k])) {
+        while k >= 1, isParticle(tokens[k]) {
             familyStart = k
             k -= 1
         }
@@ -143,8 +146,8 @@ public enum NameRule {
 
     /// `word` without the characters of `set` at either end.
     static func stripping(_ word: String, _ set: String) -> String {
-        // ASCII marks (the only ones used) can be checked on the bytes.
-        let marks = Array(set.utf8)
+        // ASCII marks (the only ones used) can be checked on the bytes, without copying them.
+        let marks = set.utf8
         if marks.allSatisfy({ $0 < 0x80 }), let first = word.utf8.first, let last = word.utf8.last, !marks.contains(first), !marks.contains(last) {
             return word
         }
@@ -154,7 +157,50 @@ public enum NameRule {
         return s.count == word.count ? word : String(s)
     }
 
-    static func isSuffix(_ word: String) -> Bool { suffixes[key(word)] != nil }
+    static func isSuffix(_ word: String) -> Bool { shortKey(word, longest: longestSuffix).map { suffixes[$0] != nil } ?? false }
+    static func isPrefix(_ word: String) -> Bool { shortKey(word, longest: longestPrefix).map(prefixes.contains) ?? false }
+    static func isParticle(_ word: String) -> Bool { shortKey(word, longest: longestParticle).map(particles.contains) ?? false }
+
+    private static let longestSuffix = suffixes.keys.map(\.utf8.count).max()!
+    private static let longestPrefix = prefixes.map(\.utf8.count).max()!
+    private static let longestParticle = particles.map(\.utf8.count).max()!
+
+    /// `key(word)`, or nil when the word is ASCII and its key would be longer than `longest`
+    /// bytes: most words of a name are longer than any prefix, suffix or particle, and need
+    /// neither a key built nor a hash taken. (Lower-casing can shorten only non-ASCII text.)
+    static func shortKey(_ word: String, longest: Int) -> String? {
+        var bytes = 0, marks = 0, ascii = true
+        for b in word.utf8 {
+            bytes += 1
+            if b >= 0x80 { ascii = false; break }
+        }
+        if ascii {
+            // Leading and trailing `.` and `,` do not count.
+            let utf8 = word.utf8
+            var i = utf8.startIndex
+            while i != utf8.endIndex, utf8[i] == UInt8(ascii: ".") || utf8[i] == UInt8(ascii: ",") { marks += 1; i = utf8.index(after: i) }
+            if marks < bytes {
+                var j = utf8.endIndex
+                while j != i, utf8[utf8.index(before: j)] == UInt8(ascii: ".") || utf8[utf8.index(before: j)] == UInt8(ascii: ",") { marks += 1; j = utf8.index(before: j) }
+            }
+            if bytes - marks > longest { return nil }
+        }
+        return key(word)
+    }
+
+    /// `&`, `and`, `+` or `&amp;` (any case, after leading `.` or `,`) joining a couple, and not
+    /// ending in `.` or `,`.
+    static func isJoint(_ word: String) -> Bool {
+        var utf8 = Substring(word).utf8
+        guard let last = utf8.last, last != UInt8(ascii: "."), last != UInt8(ascii: ",") else { return false }
+        while let first = utf8.first, first == UInt8(ascii: ".") || first == UInt8(ascii: ",") { utf8 = utf8.dropFirst() }
+        switch utf8.count {
+        case 1: return utf8.first == UInt8(ascii: "&") || utf8.first == UInt8(ascii: "+")
+        case 3: return utf8.elementsEqual("and".utf8) { lowerASCII($0) == $1 }
+        case 5: return utf8.elementsEqual("&amp;".utf8) { lowerASCII($0) == $1 }
+        default: return false
+        }
+    }
 
     /// A family name from its own column: `DE LA CRUZ` → `de la Cruz`, `MCDONALD` → `McDonald`.
     public static func properCaseFamily(_ text: String) -> String {
@@ -164,7 +210,7 @@ public enum NameRule {
     /// Particles stay lower case inside a family name (`de la Cruz`), unless they start it alone.
     static func familyCase(_ words: [String]) -> String {
         words.enumerated().map { k, w in
-            k < words.count - 1 && particles.contains(key(w)) && !isMixedCase(w) ? w.lowercased() : properCase(w)
+            k < words.count - 1 && isParticle(w) && !isMixedCase(w) ? w.lowercased() : properCase(w)
         }.joined(separator: " ")
     }
 
