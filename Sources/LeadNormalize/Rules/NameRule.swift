@@ -42,7 +42,7 @@ public enum NameRule {
         // (Most names have none of the marks; scanning the bytes first skips four Character searches.)
         let marks = text.utf8.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "'") || $0 == 0xE2 }
         for (open, close) in marks ? [(Character("\""), Character("\"")), ("“", "”"), ("(", ")"), ("'", "'")] : [] {
-            if let a = text.firstIndex(of: open), let b = text[text.index(after: a)...].firstIndex(of: close), text.index(after: a) < b {
+            if let a = firstIndex(of: open, in: text[...]), let b = firstIndex(of: close, in: text[text.index(after: a)...]), text.index(after: a) < b {
                 let nick = text[text.index(after: a)..<b].trimmed
                 if !nick.isEmpty && !nick.contains(" ") || open == "\"" {
                     name.nickname = properCase(nick)
@@ -64,14 +64,26 @@ public enum NameRule {
             a.nickname = name.nickname
             return a
         }
-        var one = parseOne(text)
+        var one = parseOne(text, words: tokens)
         one.input = input
         one.nickname = name.nickname
         return one
     }
 
-    /// One person's name, no couple.
-    static func parseOne(_ text: String) -> PersonName {
+    /// `text.firstIndex(of: mark)`, found by looking at the bytes: only where the mark's first
+    /// byte is does a Character start that may be it (checked there, with its boundary).
+    static func firstIndex(of mark: Character, in text: Substring) -> String.Index? {
+        let lead = mark.utf8.first!
+        var from = text.utf8.startIndex
+        while let i = text.utf8[from...].firstIndex(of: lead) {
+            if let at = String.Index(i, within: text), text[at] == mark { return at }
+            from = text.utf8.index(after: i)
+        }
+        return nil
+    }
+
+    /// One person's name, no couple. `words`, when given, are `words(text)`, already split.
+    static func parseOne(_ text: String, words known: [String]? = nil) -> PersonName {
         var result = PersonName(input: text)
         var tokens: [String]
         var commaFamily: [String]?
@@ -85,7 +97,13 @@ public enum NameRule {
             tokens = words(commaParts[1])
             for extra in commaParts.dropFirst(2) { tokens += words(extra) }
         } else {
-            tokens = commaParts.count == 1 ? words(commaParts[0]) : words(commaParts.joined(separator: " "))
+            if commaParts.count == 1 {
+                // The one part is the text trimmed; when trimming changed nothing, its words are
+                // the ones already split.
+                tokens = known.flatMap { commaParts[0].utf8.count == text.utf8.count ? $0 : nil } ?? words(commaParts[0])
+            } else {
+                tokens = words(commaParts.joined(separator: " "))
+            }
         }
         if let first = tokens.first, isPrefix(first) {
             result.prefix = properCase(stripping(first, "."))
