@@ -26,6 +26,7 @@ import Testing
 @Suite struct TrimmingTests {
     @Test(arguments: [
         ("  a b  ", "a b"), ("\t\r\nx\n", "x"), ("\u{00A0}NBSP\u{2003}", "NBSP"), ("", ""), ("   ", ""), ("é", "é"), (" ☃ ", "☃"),
+        ("x", "x"), ("ab\u{00A0}", "ab"), ("\u{2003}ab", "ab"), ("a\u{2003}b", "a\u{2003}b"), ("a\n", "a"),
     ])
     func trimsUnicodeWhiteSpaceAtBothEnds(input: String, output: String) {
         #expect(input.trimmed == output)

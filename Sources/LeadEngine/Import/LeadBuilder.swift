@@ -10,6 +10,22 @@ struct LeadBuilder {
     let dateOrder: DateOrder?
     let defaultState: String?
     let style: AddressStyle
+    /// Per column, from the plan's dictionaries once instead of for every cell: its field, its
+    /// transforms, and the header it is kept under as an extra (nil: not kept).
+    private let fieldAt: [LeadField?]
+    private let transformAt: [ColumnRule?]
+    private let extraHeaderAt: [String?]
+
+    init(plan: ColumnPlan, region: String, dateOrder: DateOrder?, defaultState: String?, style: AddressStyle) {
+        (self.plan, self.region, self.dateOrder, self.defaultState, self.style) = (plan, region, dateOrder, defaultState, style)
+        let columns = max(plan.width, (plan.fields.keys.max() ?? -1) + 1, (plan.transforms.keys.max() ?? -1) + 1, (plan.ignored.max() ?? -1) + 1)
+        fieldAt = (0..<columns).map { plan.fields[$0] }
+        transformAt = (0..<columns).map { plan.transforms[$0] }
+        extraHeaderAt = (0..<columns).map { k in
+            guard plan.fields[k] == nil, plan.mapping.extras != .drop, !plan.ignored.contains(k) else { return nil }
+            return k < plan.headers.count && !plan.headers[k].isEmpty ? plan.headers[k] : Column.letters(for: k)
+        }
+    }
 
     func build(_ row: RawRow) -> Lead {
         var lead = Lead(source: row.location)
@@ -25,12 +41,12 @@ struct LeadBuilder {
         var values = FieldValues()
         for (k, cell) in row.cells.enumerated() {
             var value = cell.trimmed
-            if let rule = plan.transforms[k] { value = rule.apply(value).trimmed }
+            let known = k < fieldAt.count
+            if known, let rule = transformAt[k] { value = rule.apply(value).trimmed }
             guard !value.isEmpty else { continue }
-            if let field = plan.fields[k] {
+            if known, let field = fieldAt[k] {
                 if values[field] == nil { values[field] = (value, k) }
-            } else if plan.mapping.extras != .drop && !plan.ignored.contains(k) {
-                let header = k < plan.headers.count && !plan.headers[k].isEmpty ? plan.headers[k] : Column.letters(for: k)
+            } else if let header = known ? extraHeaderAt[k] : (plan.mapping.extras != .drop ? Column.letters(for: k) : nil) {
                 lead.extras.append((header, value))
             }
         }
@@ -65,7 +81,7 @@ struct LeadBuilder {
             }
         }
         // Phones.
-        for field in [LeadField.phone, .mobile] {
+        for field in Self.phoneFields {
             guard let (text, k) = values[field] else { continue }
             let r = PhoneRule.normalize(text, region: region, wantType: false)
             if r.valid, let e164 = r.e164 {
@@ -115,6 +131,8 @@ struct LeadBuilder {
         }
         return lead
     }
+
+    private static let phoneFields: [LeadField] = [.phone, .mobile]
 
     private func applyParts(_ address: inout PostalAddress, city: (String, Int)?, state: (String, Int)?, zip: (String, Int)?, unit: (String, Int)?,
                             lead: inout Lead, label: String, located: (Int) -> SourceLocation) {
