@@ -1,4 +1,4 @@
-import LeadReaders
+@testable import LeadReaders
 import Testing
 
 @Suite struct HeaderDetectorTests {
@@ -19,5 +19,18 @@ import Testing
     @Test func spanishHeaders() {
         let rows = [["Lista de clientes"], ["Nombre", "Correo", "Teléfono", "Ciudad"], ["Ana", "ana@example.com", "555-0100", "Miami"]]
         #expect(HeaderDetector.detect(rows) == 1)
+    }
+
+    /// The byte pre-check never says no where `String.contains` says yes.
+    @Test func theBytePreCheckAgreesWithContains() {
+        let texts = ["teléfono móvil", "tele\u{301}fono", "e-mail", "email", "nombre completo", "zip code", "código postal",
+                     "co\u{301}digo", "address", "ph\u{301}one", "", "name\u{301}", "\u{212A}ey", "cell #"]
+        for text in texts.map({ $0.lowercased() }) {
+            for word in HeaderDetector.headerWords where text.contains(word) {
+                #expect(HeaderDetector.mayContain(text, word), "\(text) contains \(word)")
+            }
+        }
+        #expect(!HeaderDetector.mayContain("city", "zip"))
+        #expect(HeaderDetector.mayContain("ph\u{301}one", "phone") == false)
     }
 }

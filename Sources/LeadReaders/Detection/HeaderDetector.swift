@@ -32,7 +32,7 @@ public enum HeaderDetector {
                     score -= 0.5
                 } else {
                     score += 1
-                    if headerWords.contains(where: { text.contains($0) }) { score += 1.5 }
+                    if headerWords.contains(where: { mayContain(text, $0) && text.contains($0) }) { score += 1.5 }
                 }
             }
             score -= Double(cells.count - distinct.count)
@@ -44,6 +44,22 @@ public enum HeaderDetector {
         }
         guard let best, best.score > 1 else { return nil }
         return best.index
+    }
+
+    /// False when `text` cannot contain `word`: the bytes of the word's ASCII beginning are
+    /// nowhere in it. (`String.contains` compares Characters, at some fifteen thousand
+    /// instructions a call; a Character equal to an ASCII letter is that letter, so a match
+    /// always has these bytes.)
+    static func mayContain(_ text: String, _ word: String) -> Bool {
+        let prefix = word.utf8.prefix { $0 < 0x80 }
+        guard let first = prefix.first else { return true }
+        let bytes = Array(text.utf8)
+        let needle = Array(prefix)
+        guard needle.count <= bytes.count else { return false }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == first {
+            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
     }
 
     static func isNumberLike(_ text: String) -> Bool {
