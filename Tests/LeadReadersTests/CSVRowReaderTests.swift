@@ -156,6 +156,16 @@ private func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: ur
         for a in 0...255 { for b in 0...255 { check([UInt8(a), UInt8(b)]) } }
         for a in 0xE0...0xEF { for b in 0...255 { for c in edges { check([UInt8(a), UInt8(b), UInt8(c)]) } } }
         for a in 0xF0...0xF7 { for b in edges { for c in edges { for d in edges { check([UInt8(a), b, c, d]) } } } }
+        // Longer cells, where the validator reads eight ASCII bytes at a time: pieces of valid
+        // and broken sequences at every offset.
+        let pieces: [[UInt8]] = [Array("abcdefgh".utf8), [0x41], Array("é".utf8), Array("東".utf8), Array("🏠".utf8), [0x80], [0xE0, 0x80],
+                                 [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC3], Array("0123456789012345".utf8)]
+        var random = SeededGenerator(seed: 2026)
+        for _ in 0..<20_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(random.next() % 6) { bytes += pieces[Int(random.next() % UInt64(pieces.count))] }
+            check(bytes)
+        }
         check(Array("Zoë, José — 東京 🏠".utf8))
         check(Array("Zoë".utf8).dropLast())
         #expect(disagreements.isEmpty, "first: \(disagreements.prefix(5))")

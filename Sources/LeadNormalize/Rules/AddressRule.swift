@@ -148,16 +148,14 @@ public enum AddressRule {
 
     private static func parseStreet(_ all: [Token], into result: inout AddressResult, cityFromTail: Bool) {
         var tokens = all
-        var address = result.address
-        defer { result.address = address }
         guard !tokens.isEmpty else { return }
         // PO boxes: `PO Box 12`, `Post Office Box 12`, `Box 12`.
         let upper = tokens.map(\.upper)
         if let box = upper.firstIndex(of: "BOX"), box + 1 < tokens.count,
            box == 0 || upper[box - 1] == "PO" || (box >= 2 && upper[box - 2] == "POST" && upper[box - 1] == "OFFICE") {
-            address.poBoxID = tokens[box + 1].text
+            result.address.poBoxID = tokens[box + 1].text
             let rest = Array(tokens[(box + 2)...])
-            if cityFromTail && !rest.isEmpty { address.city = rest.map(\.text).joined(separator: " ") }
+            if cityFromTail && !rest.isEmpty { result.address.city = rest.map(\.text).joined(separator: " ") }
             return
         }
         // House number (with a fraction such as `1/2`).
@@ -168,7 +166,7 @@ public enum AddressRule {
                 number += " " + next.text
                 tokens.removeFirst()
             }
-            address.houseNumber = number
+            result.address.houseNumber = number
         }
         // Unit: a designator and its id, or `#4B`.
         var unitAt: Int?
@@ -179,14 +177,14 @@ public enum AddressRule {
         if let u = unitAt {
             let t = tokens[u]
             if t.upper.hasPrefix("#") && t.upper.count > 1 {
-                address.unitType = "#"
-                address.unitID = String(t.text.dropFirst())
+                result.address.unitType = "#"
+                result.address.unitID = String(t.text.dropFirst())
                 tail = Array(tokens[(u + 1)...])
             } else {
-                address.unitType = t.text
+                result.address.unitType = t.text
                 let standard = USPSTables.units[t.upper]!
                 if u + 1 < tokens.count, !USPSTables.unitsWithoutID.contains(standard) || tokens[u + 1].upper.first?.isNumber == true {
-                    address.unitID = tokens[u + 1].text.hasPrefix("#") ? String(tokens[u + 1].text.dropFirst()) : tokens[u + 1].text
+                    result.address.unitID = tokens[u + 1].text.hasPrefix("#") ? String(tokens[u + 1].text.dropFirst()) : tokens[u + 1].text
                     tail = Array(tokens[(u + 2)...])
                 } else {
                     tail = Array(tokens[(u + 1)...])
@@ -197,7 +195,7 @@ public enum AddressRule {
         // Predirectional, when more than a name follows it.
         if tokens.count >= 2, USPSTables.directionals[tokens[0].upper] != nil,
            !(tokens.count == 2 && USPSTables.suffixes[tokens[1].upper] != nil) {
-            address.streetPredirectional = tokens[0].text
+            result.address.streetPredirectional = tokens[0].text
             tokens.removeFirst()
         }
         // Suffix: the last suffix word that leaves a street name before it. Without a unit and
@@ -212,26 +210,26 @@ public enum AddressRule {
             suffixAt = (1..<max(tokens.count, 1)).first { USPSTables.suffixes[tokens[$0].upper] != nil }
         }
         if let s = suffixAt {
-            address.streetName = tokens[..<s].map(\.text).joined(separator: " ")
-            address.streetSuffix = tokens[s].text
+            result.address.streetName = tokens[..<s].map(\.text).joined(separator: " ")
+            result.address.streetSuffix = tokens[s].text
             var after = Array(tokens[(s + 1)...])
             // With the city right after the street, only a short directional (`W`, not `North`
             // of North Adams) belongs to the street.
             if let d = after.first, USPSTables.directionals[d.upper] != nil, !(cityFromTail && unitAt == nil) || d.upper.count <= 2 {
-                address.streetPostdirectional = d.text
+                result.address.streetPostdirectional = d.text
                 after.removeFirst()
             }
             if cityFromTail && unitAt == nil {
-                if !after.isEmpty { address.city = after.map(\.text).joined(separator: " ") }
+                if !after.isEmpty { result.address.city = after.map(\.text).joined(separator: " ") }
             } else {
                 tail = after + tail
             }
         } else if !tokens.isEmpty {
-            address.streetName = tokens.map(\.text).joined(separator: " ")
+            result.address.streetName = tokens.map(\.text).joined(separator: " ")
             if cityFromTail && unitAt == nil { result.problems.append("could not tell where the street ends and the city begins") }
         }
-        if cityFromTail && !tail.isEmpty { address.city = tail.map(\.text).joined(separator: " ") }
-        if address.houseNumber == nil && address.poBoxID == nil && address.streetName != nil {
+        if cityFromTail && !tail.isEmpty { result.address.city = tail.map(\.text).joined(separator: " ") }
+        if result.address.houseNumber == nil && result.address.poBoxID == nil && result.address.streetName != nil {
             result.problems.append("no house number")
         }
     }

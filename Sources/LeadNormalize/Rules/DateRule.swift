@@ -38,16 +38,16 @@ public enum DateRule {
             return result
         }
         // The separators are ASCII, so the text is split on its bytes.
-        let parts = t.utf8.split(whereSeparator: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == 0x20 || $0 == UInt8(ascii: ",") })
-            .map { String(decoding: $0, as: UTF8.self).lowercased() }
-        guard parts.count == 3 else {
+        let pieces = Array(t.utf8).split(whereSeparator: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == 0x20 || $0 == UInt8(ascii: ",") })
+        guard pieces.count == 3 else {
             result.problem = "not a date"
             return result
         }
-        var numbers: [Int?] = parts.map { Int($0) }
+        let parts = pieces.map(Part.init)
+        var numbers = parts.map(\.number)
         var monthName: Int?
         for (k, part) in parts.enumerated() where numbers[k] == nil {
-            guard let m = months.firstIndex(where: { part.hasPrefix($0) }) else { result.problem = "not a date"; return result }
+            guard let m = part.month else { result.problem = "not a date"; return result }
             monthName = k
             numbers[k] = m + 1
         }
@@ -56,10 +56,10 @@ public enum DateRule {
         if let k = monthName {
             m = n[k]
             let others = (0..<3).filter { $0 != k }.map { n[$0] }
-            if parts[0].count == 4 { y = n[0]; d = others[1] }  // 2024-Mar-01
+            if parts[0].length == 4 { y = n[0]; d = others[1] }  // 2024-Mar-01
             else if k == 0 { d = others[0]; y = others[1] }     // Mar 1 2024
             else { d = others[0]; y = others[1] }               // 1 Mar 2024
-        } else if parts[0].count == 4 {
+        } else if parts[0].length == 4 {
             (y, m, d) = (n[0], n[1], n[2])
         } else {
             y = n[2]
@@ -82,6 +82,53 @@ public enum DateRule {
         result.iso = CivilDate.iso(y, m, d)
         result.valid = true
         return result
+    }
+
+    /// One of a date's three parts: its number, or else the month its name starts with
+    /// (0-based), and its length in Characters.
+    private struct Part {
+        var number: Int?
+        var month: Int?
+        var length: Int
+
+        init(_ bytes: ArraySlice<UInt8>) {
+            // Printable ASCII (the usual case) is read on the bytes; anything else as text,
+            // where Characters and Unicode lower case decide.
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                let text = String(decoding: bytes, as: UTF8.self).lowercased()
+                number = Int(text)
+                month = number == nil ? DateRule.months.firstIndex(where: { text.hasPrefix($0) }) : nil
+                length = text.count
+                return
+            }
+            length = bytes.count
+            number = Self.integer(bytes)
+            if number == nil {
+                month = DateRule.months.firstIndex { name in
+                    bytes.count >= name.utf8.count && zip(bytes, name.utf8).allSatisfy { $0 | 0x20 == $1 }
+                }
+            }
+        }
+
+        /// What `Int(text)` gives for ASCII text: an optional `+` or `-`, then digits, in range.
+        private static func integer(_ bytes: ArraySlice<UInt8>) -> Int? {
+            var digits = bytes[...]
+            var negative = false
+            if let sign = digits.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                negative = sign == UInt8(ascii: "-")
+                digits = digits.dropFirst()
+            }
+            guard !digits.isEmpty else { return nil }
+            var value = 0
+            for b in digits {
+                guard b >= 0x30 && b <= 0x39 else { return nil }
+                let (times, o1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = negative ? times.subtractingReportingOverflow(Int(b - 0x30)) : times.addingReportingOverflow(Int(b - 0x30))
+                if o1 || o2 { return nil }
+                value = sum
+            }
+            return value
+        }
     }
 
     private static func isoDate(_ t: String) -> String? {
