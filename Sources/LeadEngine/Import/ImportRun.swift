@@ -102,15 +102,22 @@ public final class ImportRun: @unchecked Sendable {
     public func run() throws -> RunSummary {
         let started = Date()
         let runID = UUID().uuidString.lowercased()
+        // The rows are counted (for the progress total) while everything else gets going: a
+        // pass over the whole input that need not hold up the first batch.
+        let files = options.files
+        let counted = Background(name: "leadport-count") { [readerOptions = readerOptions()] in
+            try files.map { try openRowReader(path: $0, options: readerOptions).count().rows }
+        }
+        defer { _ = try? counted.value() }
         let store = try LeadStore(path: options.databasePath)
         let plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
-        var total = 0
-        for (file, plan) in zip(options.files, plans) {
-            total += try openRowReader(path: file, options: readerOptions()).count().rows - plan.rowsThroughHeader
-        }
         ledgerWasEmpty = !(try store.hasLedger(destination: destination))
-        emit(.runStarted(runID: runID, inputs: options.files, destinations: [destination], total: total))
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
+        // Emitted by the delivery thread before its first row, once the count is in.
+        let runStarted: @Sendable () throws -> Void = { [self] in
+            let total = try zip(counted.value(), plans).reduce(0) { $0 + $1.0 - $1.1.rowsThroughHeader }
+            emit(.runStarted(runID: runID, inputs: files, destinations: [destination], total: total))
+        }
 
         var campaignID: String?
         // An auto-mapped list imported into a campaign fills its recipient addresses too.
@@ -130,7 +137,6 @@ public final class ImportRun: @unchecked Sendable {
         let rowsQueue = BlockingQueue<Incoming?>(capacity: 2)
         let leadsQueue = BlockingQueue<Work?>(capacity: 2)
         let failure = FirstFailure()
-        let files = options.files
         let reading = WorkerThread(name: "leadport-reader") { [readerOptions = readerOptions()] in
             defer { rowsQueue.put(nil) }
             do {
@@ -156,6 +162,12 @@ public final class ImportRun: @unchecked Sendable {
         }
         let delivering = WorkerThread(name: "leadport-delivery") {
             var draining = false
+            do {
+                try runStarted()
+            } catch {
+                failure.record(error)
+                draining = true
+            }
             while let work = leadsQueue.take() {
                 guard !draining else { continue }
                 do {

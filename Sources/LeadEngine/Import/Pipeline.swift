@@ -46,13 +46,41 @@ final class WorkerThread: Sendable {
     func join() { finished.wait() }
 }
 
+/// A value worked out on a thread of its own; `value()` waits for it (as often as asked).
+final class Background<T: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
+    private var waited = false
+
+    init(name: String, _ body: @escaping @Sendable () throws -> T) {
+        _ = WorkerThread(name: name) { [self] in
+            let outcome = Result { try body() }
+            lock.withLock { result = outcome }
+            done.signal()
+        }
+    }
+
+    func value() throws -> T {
+        lock.lock()
+        if !waited {
+            lock.unlock()
+            done.wait()
+            lock.lock()
+            waited = true
+        }
+        defer { lock.unlock() }
+        return try result!.get()
+    }
+}
+
 /// Maps a batch on every core, in order. The batch is cut into small chunks that the cores
 /// take as they come free, so a core slowed by another stage's thread does not hold up the
 /// rest waiting for its share.
 enum ParallelMap {
     static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
-    static func map<T: Sendable, U: Sendable>(_ input: [T], chunk: Int = 100, _ transform: @Sendable (T) -> U) -> [U] {
+    static func map<T: Sendable, U: Sendable>(_ input: [T], chunk: Int = 25, _ transform: @Sendable (T) -> U) -> [U] {
         let chunks = (input.count + chunk - 1) / chunk
         if workers == 1 || chunks <= 1 { return input.map(transform) }
         // Each chunk initialises its own stretch of the result in place: no lock, and no copy
