@@ -29,7 +29,7 @@ public enum EmailRule {
         if let open = t.lastIndex(of: UInt8(ascii: "<")), let close = t.lastIndex(of: UInt8(ascii: ">")), open < close {
             t = Array(t[(open + 1)..<close])
         }
-        if t.count >= 7, zip(t.prefix(7), "mailto:".utf8).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) { t.removeFirst(7) }
+        if t.count >= 7, startsWithMailto(t) { t.removeFirst(7) }
         if let query = t.firstIndex(of: UInt8(ascii: "?")) { t.removeSubrange(query...) }
         if t.contains(where: { $0 <= 0x20 }) {
             t.removeAll { $0 == 0x20 || (0x09...0x0D).contains($0) }
@@ -103,7 +103,7 @@ public enum EmailRule {
         if local.count > 64 { return "the part before the @ is longer than 64 characters" }
         if local.contains(UInt8(ascii: "@")) { return "more than one @" }
         let dot = UInt8(ascii: ".")
-        if local.first == dot || local.last == dot || zip(local, local.dropFirst()).contains(where: { $0 == dot && $1 == dot }) {
+        if local.first == dot || local.last == dot || hasDoubleDot(local) {
             return "a misplaced dot before the @"
         }
         if local.contains(where: { $0 != dot && !atext[Int($0)] }) {
@@ -115,20 +115,49 @@ public enum EmailRule {
 
     private static func domainProblem(_ domain: String) -> String? {
         if domain.isEmpty { return "nothing after the @" }
-        let labels = domain.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        if labels.count < 2 { return "the domain has no dot" }
-        let hyphen = UInt8(ascii: "-")
-        for label in labels {
-            if label.isEmpty { return "a misplaced dot in the domain" }
-            if label.count > 63 { return "a domain label longer than 63 characters" }
-            if label.first == hyphen || label.last == hyphen { return "a domain label starts or ends with a hyphen" }
-            if !label.allSatisfy({ isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == hyphen }) { return "the domain has a character that is not allowed" }
+        var text = domain
+        return text.withUTF8 { b -> String? in
+            guard b.contains(UInt8(ascii: ".")) else { return "the domain has no dot" }
+            let hyphen = UInt8(ascii: "-")
+            // Label by label, in order, without splitting: [start, end) between the dots.
+            var start = 0
+            var tld = 0..<0
+            while start <= b.count {
+                var end = start
+                while end < b.count && b[end] != UInt8(ascii: ".") { end += 1 }
+                let label = UnsafeBufferPointer(rebasing: b[start..<end])
+                if label.isEmpty { return "a misplaced dot in the domain" }
+                if label.count > 63 { return "a domain label longer than 63 characters" }
+                if label.first == hyphen || label.last == hyphen { return "a domain label starts or ends with a hyphen" }
+                if !label.allSatisfy({ isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == hyphen }) { return "the domain has a character that is not allowed" }
+                tld = start..<end
+                start = end + 1
+            }
+            let last = UnsafeBufferPointer(rebasing: b[tld])
+            if last.count < 2 || !(last.allSatisfy(isASCIILetter) || last.starts(with: "xn--".utf8)) {
+                return "the domain ending .\(String(decoding: last, as: UTF8.self)) is not a real top-level domain"
+            }
+            return nil
         }
-        let tld = labels.last!
-        if tld.count < 2 || !(tld.allSatisfy(isASCIILetter) || tld.starts(with: "xn--".utf8)) {
-            return "the domain ending .\(String(decoding: tld, as: UTF8.self)) is not a real top-level domain"
+    }
+
+    /// `mailto:` in any case at the start.
+    private static func startsWithMailto(_ t: [UInt8]) -> Bool {
+        var k = 0
+        for m in "mailto:".utf8 {
+            guard t[k] | 0x20 == m | 0x20 else { return false }
+            k += 1
         }
-        return nil
+        return true
+    }
+
+    private static func hasDoubleDot(_ local: ArraySlice<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        for b in local {
+            if b == UInt8(ascii: ".") && previous == UInt8(ascii: ".") { return true }
+            previous = b
+        }
+        return false
     }
 
     private static func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }

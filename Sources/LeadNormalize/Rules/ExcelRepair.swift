@@ -13,6 +13,8 @@ public enum ExcelRepair {
     /// A phone typed as a number: `2015550123.0` → `2015550123`; `2.015550123E+09` →
     /// `2015550123` (every digit survived); `2.01555E+09` → `.digitsLost`.
     public static func phoneDigits(_ text: String) -> PhoneRepair {
+        // Both repairs need a `.` or an exponent: most phones have neither.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "e") }) { return .unchanged }
         let t = text.trimmed
         let bytes = Array(t.utf8)
         // A plain number with a zero fraction.

@@ -36,13 +36,20 @@ public enum PhoneRule {
             result.problem = "Excel stored this phone in scientific notation and its last digits are lost"
             return result
         }
-        if text.lowercased().hasPrefix("tel:") { text = String(text.dropFirst(4)) }
+        // (The bytes first: most numbers do not start with the letters at all.)
+        if text.utf8.count >= 4, zip(text.utf8.prefix(4), "tel:".utf8).allSatisfy({ $0 | 0x20 == $1 }), text.lowercased().hasPrefix("tel:") {
+            text = String(text.dropFirst(4))
+        }
         guard let parse = PhoneLibrary.parse else {
             result.problem = PhoneLibrary.loadError
             return result
         }
         var out = cleadphone_result()
-        let status = parse(text, region.uppercased(), wantType ? 1 : 0, &out)
+        // Region codes are ASCII; most arrive in capitals already.
+        let upperRegion = region.utf8.contains(where: { ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 }) ? region.uppercased() : region
+        let status = text.withCString { number in
+            upperRegion.withCString { region in parse(number, region, wantType ? 1 : 0, &out) }
+        }
         if status != 0 {
             result.problem = "not a phone number"
             return result
