@@ -32,7 +32,7 @@ public struct PostalAddress: Sendable, Equatable, Codable {
 
     /// The street: directionals, name and suffix (`N MAIN ST`), without the house number or unit.
     public var streetLine: String? {
-        var line = ""
+        var line = Self.emptyLine()
         Self.append(streetPredirectional, to: &line, separator: " ")
         Self.append(streetName, to: &line, separator: " ")
         Self.append(streetSuffix, to: &line, separator: " ")
@@ -53,7 +53,7 @@ public struct PostalAddress: Sendable, Equatable, Codable {
     /// `123 N MAIN ST APT 4`, or `PO BOX 12`.
     public var deliveryLine: String? {
         if let poBoxID { return "PO BOX " + poBoxID }
-        var line = ""
+        var line = Self.emptyLine()
         Self.append(houseNumber, to: &line, separator: " ")
         Self.append(streetLine, to: &line, separator: " ")
         Self.append(unitType, to: &line, separator: " ")
@@ -68,10 +68,20 @@ public struct PostalAddress: Sendable, Equatable, Codable {
     public func formatted(deliveryLine: String?) -> String? {
         var last = state ?? ""
         if let postalCode { Self.append(zip4.map { postalCode + "-" + $0 } ?? postalCode, to: &last, separator: " ") }
-        var line = deliveryLine ?? ""
+        var line = Self.emptyLine()
+        if let deliveryLine { line += deliveryLine }
         Self.append(city, to: &line, separator: ", ")
         Self.append(last.isEmpty ? nil : last, to: &line, separator: ", ")
         return line.isEmpty ? nil : line
+    }
+
+    /// A line with room for a whole address, so that appending its parts does not
+    /// reallocate it three or four times on the way.
+    @inline(__always)
+    static func emptyLine() -> String {
+        var line = ""
+        line.reserveCapacity(80)
+        return line
     }
 
     /// Appends `part` to `line`, after `separator` when `line` already has text.

@@ -229,17 +229,16 @@ public final class ImportRun: @unchecked Sendable {
         let contact = ContactRecord(fullName: lead.fullName ?? lead.company ?? lead.email ?? lead.phone ?? delivery ?? "(no name)",
                                     phone: lead.phone ?? lead.mobile, email: lead.email, address: formatted, notes: lead.notes)
         let address = delivery.map { AddressRecord(lead.address, deliveryLine: $0, formatted: formatted) }
-        var pending = Pending(lead: lead, cells: row.cells, key: DedupeKey.make(lead, kinds: plan.mapping.dedupe), hash: ContentHash.of(lead, contact: contact, target: target),
-                              contact: contact, address: address)
+        let key = DedupeKey.make(lead, kinds: plan.mapping.dedupe)
+        let hash = ContentHash.of(lead, contact: contact, target: target)
+        var outcome: Outcome?, reason: String?, stage: RejectStage?
         if row.isBlank {
-            pending.outcome = .skipped
-            pending.reason = "blank row"
-        } else if let (stage, reason) = rejection(lead, plan: plan) {
-            pending.outcome = .rejected
-            pending.reason = reason
-            pending.stage = stage
+            (outcome, reason) = (.skipped, "blank row")
+        } else if let (rejectedAt, why) = rejection(lead, plan: plan) {
+            (outcome, reason, stage) = (.rejected, why, rejectedAt)
         }
-        return pending
+        // Built last, so the lead moves into it instead of being copied.
+        return Pending(lead: lead, cells: row.cells, key: key, hash: hash, contact: contact, address: address, outcome: outcome, reason: reason, stage: stage)
     }
 
     /// The second stage: in-file dedupe in row order, delivery, the report, rejects and

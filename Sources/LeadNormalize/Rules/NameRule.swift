@@ -227,7 +227,8 @@ public enum NameRule {
 
     /// Particles stay lower case inside a family name (`de la Cruz`), unless they start it alone.
     static func familyCase(_ words: [String]) -> String {
-        words.enumerated().map { k, w in
+        if words.count == 1 { return properCase(words[0]) }  // most family names: one word, no particle
+        return words.enumerated().map { k, w in
             k < words.count - 1 && isParticle(w) && !isMixedCase(w) ? w.lowercased() : properCase(w)
         }.joined(separator: " ")
     }
@@ -281,28 +282,29 @@ public enum NameRule {
                 if b >= 0x41 && b <= 0x5A { upper = true } else if b >= 0x61 && b <= 0x7A { lower = true }
             }
             if upper && lower { return word }
-            var out = [UInt8](repeating: 0, count: bytes.count)
-            var start = 0
-            while start <= bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: "-") { end += 1 }
-                for k in start..<end { out[k] = lowerASCII(bytes[k]) }
-                let count = end - start
-                if count > 0 {
-                    out[start] = upperASCII(out[start])
-                    if count > 2 && out[start + 1] == UInt8(ascii: "'") {
-                        out[start + 2] = upperASCII(out[start + 2])  // O'Neil
-                    } else if count > 3 && out[start] == UInt8(ascii: "M") && out[start + 1] == UInt8(ascii: "c") {
-                        out[start + 2] = upperASCII(out[start + 2])  // McDonald
-                    } else if count > 3 && out[start] == UInt8(ascii: "M") && out[start + 1] == UInt8(ascii: "a") && out[start + 2] == UInt8(ascii: "c"),
-                              macNames.contains(String(decoding: [lowerASCII(out[start])] + out[(start + 1)..<end], as: UTF8.self)) {
-                        out[start + 3] = upperASCII(out[start + 3])  // MacDonald
+            return String(unsafeUninitializedCapacity: bytes.count) { out in
+                var start = 0
+                while start <= bytes.count {
+                    var end = start
+                    while end < bytes.count && bytes[end] != UInt8(ascii: "-") { end += 1 }
+                    for k in start..<end { out[k] = lowerASCII(bytes[k]) }
+                    let count = end - start
+                    if count > 0 {
+                        out[start] = upperASCII(out[start])
+                        if count > 2 && out[start + 1] == UInt8(ascii: "'") {
+                            out[start + 2] = upperASCII(out[start + 2])  // O'Neil
+                        } else if count > 3 && out[start] == UInt8(ascii: "M") && out[start + 1] == UInt8(ascii: "c") {
+                            out[start + 2] = upperASCII(out[start + 2])  // McDonald
+                        } else if count > 3 && out[start] == UInt8(ascii: "M") && out[start + 1] == UInt8(ascii: "a") && out[start + 2] == UInt8(ascii: "c"),
+                                  macNames.contains(String(decoding: [lowerASCII(out[start])] + out[(start + 1)..<end], as: UTF8.self)) {
+                            out[start + 3] = upperASCII(out[start + 3])  // MacDonald
+                        }
                     }
+                    if end < bytes.count { out[end] = UInt8(ascii: "-") }
+                    start = end + 1
                 }
-                if end < bytes.count { out[end] = UInt8(ascii: "-") }
-                start = end + 1
+                return bytes.count
             }
-            return String(decoding: out, as: UTF8.self)
         } ?? nil
     }
 
