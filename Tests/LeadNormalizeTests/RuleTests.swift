@@ -57,6 +57,15 @@ import Testing
         #expect(!PhoneRule.normalize("555-0100").valid)
         #expect(PhoneRule.normalize("call me").problem == "not a phone number")
     }
+
+    /// The shim settles plain US numbers with the fixed-line pattern tried first; over 300,000
+    /// numbers (a tenth from the toll-free, premium, personal and special prefixes) it agrees
+    /// with libphonenumber's own IsValidNumberForRegion on every one.
+    @Test func theFixedLineFirstValidityCheckAgreesWithLibphonenumber() throws {
+        let check = try #require(PhoneLibrary.checkValidOrder)
+        #expect(check(300_000, 2026) == 0)
+        #expect(check(20_000, 7) == 0)
+    }
 }
 
 @Suite struct EmailRuleTests {

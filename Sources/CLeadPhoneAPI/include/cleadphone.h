@@ -39,6 +39,11 @@ typedef struct {
    `type` is looked up only when `want_type` is non-zero (it costs as much again as the rest). */
 int cleadphone_parse(const char *number, const char *default_region, int want_type, cleadphone_result *out);
 
+/* For the tests: how many of `count` pseudo-random NANP numbers the shim's fixed-line-first
+   validity check judges differently from libphonenumber's IsValidNumberForRegion (0 expected;
+   -1 when the metadata is missing). */
+int cleadphone_check_valid_order(int count, unsigned long long seed);
+
 #ifdef __cplusplus
 }
 #endif

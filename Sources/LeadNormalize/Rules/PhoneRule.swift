@@ -84,18 +84,23 @@ public enum PhoneRule {
 enum PhoneLibrary {
     typealias Parse = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<cleadphone_result>?) -> Int32
 
-    private static let loaded: Result<Parse, LoadError> = load()
+    typealias CheckValidOrder = @convention(c) (Int32, UInt64) -> Int32
+
+    private static let loaded: Result<(Parse, CheckValidOrder?), LoadError> = load()
 
     struct LoadError: Error { var message: String }
 
-    static var parse: Parse? { try? loaded.get() }
+    static var parse: Parse? { try? loaded.get().0 }
+
+    /// The shim's own check of its validity short cut against libphonenumber (for the tests).
+    static var checkValidOrder: CheckValidOrder? { try? loaded.get().1 }
 
     static var loadError: String? {
         if case .failure(let error) = loaded { return error.message }
         return nil
     }
 
-    private static func load() -> Result<Parse, LoadError> {
+    private static func load() -> Result<(Parse, CheckValidOrder?), LoadError> {
         var candidates: [String] = []
         if let path = ProcessInfo.processInfo.environment["LEADPORT_PHONE_LIBRARY"] { candidates.append(path) }
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
@@ -112,7 +117,8 @@ enum PhoneLibrary {
                 errors.append("\(path): no cleadphone_parse")
                 continue
             }
-            return .success(unsafeBitCast(symbol, to: Parse.self))
+            let check = dlsym(handle, "cleadphone_check_valid_order").map { unsafeBitCast($0, to: CheckValidOrder.self) }
+            return .success((unsafeBitCast(symbol, to: Parse.self), check))
         }
         return .failure(LoadError(message: "cannot load the phone library libLeadPhone.so (keep it beside the leadport binary, "
                                       + "or set LEADPORT_PHONE_LIBRARY): " + errors.joined(separator: "; ")))
