@@ -140,15 +140,17 @@ public final class ImportRun: @unchecked Sendable {
         let reading = WorkerThread(name: "leadport-reader") { [readerOptions = readerOptions()] in
             defer { rowsQueue.put(nil) }
             do {
+                var read = 0
                 for (file, plan) in zip(files, plans) {
                     rowsQueue.put(.file(file, plan))
                     let reader = try openRowReader(path: file, options: readerOptions)
                     var rows: [RawRow] = []
                     rows.reserveCapacity(Self.batchSize)
                     while let row = try reader.next() {
+                        read += 1
                         if let header = plan.headerRow, row.location.row <= header { continue }
                         rows.append(row)
-                        if rows.count >= Self.batchSize {
+                        if rows.count >= Self.batchSize(remaining: counted.valueIfReady().map { $0.reduce(0, +) - read }) {
                             rowsQueue.put(.rows(rows, plan))
                             rows.removeAll(keepingCapacity: true)
                             if failure.error != nil { return }
@@ -206,6 +208,14 @@ public final class ImportRun: @unchecked Sendable {
     /// Fewer, larger commits write the hot index pages to the log fewer times: 5,000 rows
     /// took 5.4 s where 500 took 7.3 s on the 100k-row benchmark list.
     static let batchSize = 5000
+
+    /// The batch to hand on with `remaining` rows still to read (nil: not yet counted). The
+    /// last batches are smaller: the delivery writes the final one alone while the cores that
+    /// built it wait, so the less of it there is, the sooner the run ends.
+    static func batchSize(remaining: Int?) -> Int {
+        guard let remaining, remaining < 2 * batchSize else { return batchSize }
+        return max(500, batchSize / 4)
+    }
 
     /// From the reader to the build stage.
     enum Incoming: Sendable {

@@ -61,6 +61,11 @@ final class Background<T: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// The value when it is already there (nil while it is being worked out, or on failure).
+    func valueIfReady() -> T? {
+        lock.withLock { try? result?.get() }
+    }
+
     func value() throws -> T {
         lock.lock()
         if !waited {
