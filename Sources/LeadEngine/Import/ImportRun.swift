@@ -288,7 +288,11 @@ public final class ImportRun: @unchecked Sendable {
         func handle(_ work: consuming Work) throws {
             switch consume work {
             case .file(let file, let plan): try startFile(file, plan: plan)
-            case .batch(var batch, let plan): try accept(&batch, plan: plan)
+            case .batch(var batch, let plan):
+                try accept(&batch, plan: plan)
+                // Freeing a batch (some fifty strings a row) is left to another thread: this one
+                // is the pipeline's narrowest.
+                DispatchQueue.global().async { [batch] in _ = batch.count }
             }
         }
 
