@@ -166,7 +166,7 @@ public enum NameRule {
     static func stripping(_ word: String, _ set: String) -> String {
         // ASCII marks (the only ones used) can be checked on the bytes, without copying them.
         let marks = set.utf8
-        if marks.allSatisfy({ $0 < 0x80 }), let first = word.utf8.first, let last = word.utf8.last, !marks.contains(first), !marks.contains(last) {
+        if marks.allSatisfy({ $0 < 0x80 }), let (first, last) = word.utf8Ends, !marks.contains(first), !marks.contains(last) {
             return word
         }
         var s = Substring(word)
