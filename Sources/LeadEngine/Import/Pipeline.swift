@@ -93,6 +93,7 @@ enum ParallelMap {
         return Array(unsafeUninitializedCapacity: input.count) { buffer, initialized in
             let base = Shared(buffer.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: chunks) { k in
+                yieldToDelivery()
                 for i in (k * chunk)..<min(input.count, (k + 1) * chunk) {
                     (base.pointer + i).initialize(to: transform(input[i]))
                 }
@@ -106,6 +107,15 @@ enum ParallelMap {
         let pointer: UnsafeMutablePointer<U>
         init(_ pointer: UnsafeMutablePointer<U>) { self.pointer = pointer }
     }
+}
+
+/// Gives a thread that builds leads a little less of the processor than the delivery thread
+/// when both want it (nice +5; on Linux the nice value is the thread's own, and `who` 0 names
+/// the caller: setpriority(2)). Scheduled as equals, the one delivery thread fell behind the
+/// builders by turns, and they then waited on the full queue with a core idle: 0.35 s of a
+/// 2.4 s import of 100k rows, against 0.05–0.1 s with the builders niced.
+private func yieldToDelivery() {
+    setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
 }
 
 /// The first error any thread met; later ones are dropped.
