@@ -38,10 +38,11 @@ public struct ColumnPlan: Sendable {
         let headers = headerIndex.map { head[$0].cells } ?? []
         let body = headerIndex.map { Array(head[($0 + 1)...]) } ?? head
         let width = max(headers.count, body.map { $0.trimmedCells.count }.max() ?? 0)
-        var suggestions: [AutoMapper.Suggestion] = []
-        for k in 0..<width {
+        // Each column's values are tried against every rule (a few thousand calls in all):
+        // the columns are looked at on every core.
+        let suggestions = ParallelMap.map(Array(0..<width), chunk: 1) { k in
             let values = body.compactMap { k < $0.cells.count && !$0.cells[k].isEmpty ? $0.cells[k] : nil }
-            suggestions.append(AutoMapper.suggest(header: k < headers.count ? headers[k] : "", values: values, column: k))
+            return AutoMapper.suggest(header: k < headers.count ? headers[k] : "", values: values, column: k)
         }
         let file = reader.description.file
         var mapping: Mapping
