@@ -80,8 +80,20 @@ public final class LeadStore {
                   PRIMARY KEY (destination, dedupe_key));
                 """)
         }
+        // The store's own rows were first recorded under `sqlite:` and the path the database
+        // was opened by, so a rerun through another spelling of the path, or after the file
+        // was moved, found no ledger and created every lead again. They are all this file's.
+        m.registerMigration("ledger-own-destination") { db in
+            try db.execute(sql: """
+                UPDATE OR IGNORE leadport_ledger SET destination = '\(ownLedger)' WHERE destination LIKE 'sqlite:%';
+                DELETE FROM leadport_ledger WHERE destination LIKE 'sqlite:%';
+                """)
+        }
         return m
     }
+
+    /// The ledger name of the rows written to this database itself (whatever path it was opened by).
+    public static let ownLedger = "sqlite"
 
     /// The id of the campaign named or numbered `reference`, created (as an `import_list`
     /// campaign) when no campaign has that id or name.

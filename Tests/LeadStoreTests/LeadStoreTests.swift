@@ -81,6 +81,26 @@ import Testing
         #expect(try store.count("leadport_ledger") == 100)
     }
 
+    @Test func ledgerEntriesRecordedUnderTheFilesOldPathNamesAreMovedToItsOwnName() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = SourceLocation(file: "a.csv", row: 2)
+        try store.transaction { tx in
+            try tx.record([LedgerRecord(destination: "sqlite:/old/l.db", key: "k1", remoteID: "c1", hash: "h1", run: "r", source: source),
+                           LedgerRecord(destination: "sqlite:./l.db", key: "k1", remoteID: "c9", hash: "h9", run: "r", source: source),
+                           LedgerRecord(destination: "sqlite:./l.db", key: "k2", remoteID: "c2", hash: "h2", run: "r", source: source),
+                           LedgerRecord(destination: "webhook:https://example.com/h", key: "k1", remoteID: "w1", hash: "h", run: "r", source: source)])
+        }
+        // As a database written before the migration: it has not run yet.
+        let path = dir.appendingPathComponent("l.db").path
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'ledger-own-destination'") }
+        let reopened = try LeadStore(path: path)
+        let own = try reopened.ledger(destination: LeadStore.ownLedger, keys: ["k1", "k2"])
+        #expect(own.keys.sorted() == ["k1", "k2"])
+        #expect(try reopened.ledger(destination: "webhook:https://example.com/h", keys: ["k1"])["k1"]?.remoteID == "w1")
+        #expect(try reopened.count("leadport_ledger") == 3)
+    }
+
     @Test func referencesAreCheckedAfterTheWritesNotRowByRow() throws {
         let (store, dir) = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -102,6 +102,23 @@ import Testing
         #expect(result.stderr.contains("is given twice"), "\(result.stderr)")
     }
 
+    @Test func theLedgerFollowsTheDatabaseNotThePathItWasOpenedBy() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("list.csv")
+        try "Name,Email\nAnn Lee,ann@example.com\nBob Stone,\n".write(to: csv, atomically: true, encoding: .utf8)
+        func run(_ db: String) throws -> Leadport.Result { try Leadport.run(["import", csv.path, "--campaign", "C", "--to", "sqlite:" + db, "--progress", "none"]) }
+        let first = try run(dir.path + "/l.db")
+        #expect(first.stderr.contains("created 2,"), "\(first.stderr)")
+        // Another spelling of the same path, then the file moved elsewhere.
+        let again = try run(dir.path + "/./l.db")
+        #expect(again.stderr.contains("created 0, updated 0, unchanged 2"), "\(again.stderr)")
+        try FileManager.default.moveItem(at: dir.appendingPathComponent("l.db"), to: dir.appendingPathComponent("moved.db"))
+        let moved = try run(dir.path + "/moved.db")
+        #expect(moved.stderr.contains("created 0, updated 0, unchanged 2"), "\(moved.stderr)")
+        #expect(try LeadStore(path: dir.path + "/moved.db").count("contacts") == 2)
+    }
+
     @Test func aChangedLeadIsUpdatedInPlaceAndThenUnchanged() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -68,7 +68,11 @@ public struct ImportOptions: Sendable {
 public final class ImportRun: @unchecked Sendable {
     let options: ImportOptions
     let emit: (ProgressEvent) -> Void
+    /// The destination as reports name it.
     let destination: String
+    /// The destination as the ledger knows it: for the embedded database, the same whatever
+    /// path it is opened by.
+    let ledgerName: String
     private let recordIDs = RecordIDGenerator()
     /// Set as the run starts, before its first write.
     private var ledgerWasEmpty = false
@@ -77,6 +81,7 @@ public final class ImportRun: @unchecked Sendable {
         self.options = options
         self.emit = emit
         destination = "sqlite:" + options.databasePath
+        ledgerName = LeadStore.ownLedger
     }
 
     struct Pending: Sendable {
@@ -111,7 +116,7 @@ public final class ImportRun: @unchecked Sendable {
         defer { _ = try? counted.value() }
         let store = try LeadStore(path: options.databasePath)
         let plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
-        ledgerWasEmpty = !(try store.hasLedger(destination: destination))
+        ledgerWasEmpty = !(try store.hasLedger(destination: ledgerName))
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
         // Emitted by the delivery thread before its first row, once the count is in.
         let runStarted: @Sendable () throws -> Void = { [self] in
@@ -382,7 +387,7 @@ public final class ImportRun: @unchecked Sendable {
         if options.dryRun {
             let known = try knownLeads(batch, store: store)
             for k in batch.indices where batch[k].outcome == nil {
-                if let key = batch[k].key, let entry = known[key] {
+                if let entry = known[Pending.ledgerKey(batch[k].key, batch[k].lead.source)] {
                     batch[k].outcome = entry.contentHash == batch[k].hash ? .unchanged : .updated
                     batch[k].remoteID = entry.remoteID
                 } else {
@@ -408,7 +413,7 @@ public final class ImportRun: @unchecked Sendable {
     /// keeps a key from coming twice within the run.
     private func knownLeads(_ batch: [Pending], store: LeadStore) throws -> [String: LeadStore.LedgerEntry] {
         if ledgerWasEmpty { return [:] }
-        return try store.ledger(destination: destination, keys: batch.compactMap { $0.outcome == nil ? $0.key : nil })
+        return try store.ledger(destination: ledgerName, keys: batch.compactMap { $0.outcome == nil ? Pending.ledgerKey($0.key, $0.lead.source) : nil })
     }
 
     /// One transaction: creates or updates each lead that has no outcome yet, and records it in the ledger.
@@ -440,7 +445,7 @@ public final class ImportRun: @unchecked Sendable {
                         try tx.updateAddress(id: String(address.dropFirst(2)), record)
                     }
                     batch[k].outcome = .updated
-                    changed.append(LedgerRecord(destination: destination, key: key, remoteID: entry.remoteID, hash: batch[k].hash, run: runID, source: source))
+                    changed.append(LedgerRecord(destination: ledgerName, key: key, remoteID: entry.remoteID, hash: batch[k].hash, run: runID, source: source))
                     continue
                 } else {
                     var remoteID = ""
@@ -461,7 +466,7 @@ public final class ImportRun: @unchecked Sendable {
                     batch[k].remoteID = remoteID
                     batch[k].outcome = .created
                 }
-                added.append(LedgerRecord(destination: destination, key: key, remoteID: batch[k].remoteID ?? "", hash: batch[k].hash, run: runID, source: source))
+                added.append(LedgerRecord(destination: ledgerName, key: key, remoteID: batch[k].remoteID ?? "", hash: batch[k].hash, run: runID, source: source))
             }
             try tx.insertAddresses(newAddresses)
             try tx.insertContacts(newContacts)
