@@ -1,0 +1,63 @@
+import Foundation
+
+/// Removes secrets from anything about to be logged, shown or stored: the given secret values
+/// wherever they appear (a token echoed in an error body, a key in a URL), and the values of
+/// credential headers and query parameters whatever they hold.
+public struct Redactor: Sendable {
+    public static let mask = "[redacted]"
+    static let secretHeaders: Set<String> = ["authorization", "apikey", "x-api-key", "api-key", "proxy-authorization", "cookie", "set-cookie",
+                                             "x-leadport-signature"]
+    static let secretParameters: Set<String> = ["apikey", "api_key", "key", "token", "access_token", "refresh_token", "client_secret", "hapikey"]
+
+    private let secrets: [String]
+
+    /// Secrets shorter than 4 characters are ignored: masking them would mangle ordinary text.
+    public init(secrets: [String]) {
+        self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
+    }
+
+    public func redact(_ text: String) -> String {
+        var out = text
+        for secret in secrets { out = out.replacingOccurrences(of: secret, with: Self.mask) }
+        return out
+    }
+
+    public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(headers.map { field in
+            (field.name, Self.secretHeaders.contains(field.name.lowercased()) ? Self.mask : redact(field.value))
+        })
+    }
+
+    public func redact(_ url: URL) -> String {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return redact(url.absoluteString) }
+        parts.queryItems = parts.queryItems?.map { item in
+            URLQueryItem(name: item.name, value: Self.secretParameters.contains(item.name.lowercased()) ? Self.mask : item.value)
+        }
+        if parts.password != nil { parts.password = Self.mask }
+        return redact(parts.string ?? url.absoluteString)
+    }
+}
+
+/// Reports every attempt (method, URL, status or error, time) with the secrets taken out.
+public struct RedactedLog: HTTPMiddleware {
+    public let redactor: Redactor
+    public let clock: any HTTPClock
+    public let log: @Sendable (String) -> Void
+
+    public init(redactor: Redactor, clock: any HTTPClock = SystemClock(), log: @escaping @Sendable (String) -> Void) {
+        (self.redactor, self.clock, self.log) = (redactor, clock, log)
+    }
+
+    public func send(_ request: HTTPRequest, next: (HTTPRequest) throws -> HTTPResponse) throws -> HTTPResponse {
+        let start = clock.now
+        let line = "\(request.method) \(redactor.redact(request.url))"
+        do {
+            let response = try next(request)
+            log("\(line) → \(response.status) in \(String(format: "%.3f", clock.now - start)) s")
+            return response
+        } catch {
+            log("\(line) → \(redactor.redact(String(describing: error)))")
+            throw error
+        }
+    }
+}
