@@ -40,7 +40,14 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
             done.signal()
         }
         task.resume()
-        done.wait()
+        // The whole exchange within the request's timeout, measured here: URLSession on Linux
+        // takes URLRequest's timeout as an idle time between bytes, so a server that answers
+        // slowly but steadily was never cut off.
+        if done.wait(timeout: .now() + request.timeout) == .timedOut {
+            task.cancel()
+            done.wait()
+            throw HTTPTransportError.timedOut(url: request.url.absoluteString)
+        }
         return try result.get()
     }
 

@@ -192,14 +192,19 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
             var now = 0, most = 0
             func send(_ request: HTTPRequest) throws -> HTTPResponse {
                 lock.withLock { now += 1; most = max(most, now) }
-                Thread.sleep(forTimeInterval: 0.02)
+                Thread.sleep(forTimeInterval: 0.05)
                 lock.withLock { now -= 1 }
                 return HTTPResponse(status: 200)
             }
         }
         let transport = Counting()
-        let client = HTTPClient(transport: transport, concurrency: 2)
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in _ = try? client.send(HTTPRequest(url: URL(string: "https://x.example")!)) }
-        #expect(transport.most == 2)
+        let client = HTTPClient(transport: transport, concurrency: 3)
+        let group = DispatchGroup()
+        for _ in 0..<8 {
+            group.enter()
+            Thread { _ = try? client.send(HTTPRequest(url: URL(string: "https://x.example")!)); group.leave() }.start()
+        }
+        group.wait()
+        #expect(transport.most == 3, "eight threads at once, three in flight")
     }
 }
