@@ -22,6 +22,7 @@ let package = Package(
     targets: [
         .target(name: "LeadCore", swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "HTTPKit"),
+        .target(name: "LeadConnectors", dependencies: ["LeadCore", "HTTPKit"]),
         .systemLibrary(name: "CLeadZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CLeadXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(
@@ -57,6 +58,7 @@ let package = Package(
         .testTarget(name: "LeadStoreTests", dependencies: ["LeadStore", "LeadCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LeadWritersTests", dependencies: ["LeadWriters", "LeadReaders", "LeadTesting"]),
         .testTarget(name: "HTTPKitTests", dependencies: ["HTTPKit", "LeadTesting"]),
+        .testTarget(name: "LeadConnectorsTests", dependencies: ["LeadConnectors"]),
         .testTarget(name: "LeadportCLITests", dependencies: ["LeadTesting", "LeadStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     cxxLanguageStandard: .cxx17
