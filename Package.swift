@@ -18,11 +18,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         .target(name: "LeadCore", swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "HTTPKit"),
-        .target(name: "LeadConnectors", dependencies: ["LeadCore", "HTTPKit"]),
+        .target(name: "LeadConnectors", dependencies: ["LeadCore", "HTTPKit", .product(name: "Crypto", package: "swift-crypto")]),
         .systemLibrary(name: "CLeadZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CLeadXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(
@@ -58,7 +59,7 @@ let package = Package(
         .testTarget(name: "LeadStoreTests", dependencies: ["LeadStore", "LeadCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LeadWritersTests", dependencies: ["LeadWriters", "LeadReaders", "LeadTesting"]),
         .testTarget(name: "HTTPKitTests", dependencies: ["HTTPKit", "LeadTesting"]),
-        .testTarget(name: "LeadConnectorsTests", dependencies: ["LeadConnectors"]),
+        .testTarget(name: "LeadConnectorsTests", dependencies: ["LeadConnectors", "HTTPKit", "LeadTesting"]),
         .testTarget(name: "LeadportCLITests", dependencies: ["LeadTesting", "LeadStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     cxxLanguageStandard: .cxx17

@@ -27,6 +27,9 @@ public enum DeliveryResult: Sendable, Equatable {
     case updated(remoteID: String)
     /// The destination refused this row; the reason is for the report.
     case rejected(reason: String)
+    /// The row could not be delivered (no answer, or the destination kept failing); a rerun
+    /// tries it again.
+    case failed(reason: String)
 }
 
 /// A batch's answer: one result per row, in order, or a failure of the whole batch.
