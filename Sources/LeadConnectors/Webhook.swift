@@ -59,7 +59,7 @@ public struct Webhook: Sendable {
         case 400..<500 where !Retry.isRetryable(status: response.status):
             return .rejected(reason: "the webhook answered \(response.status): \(String(response.text.prefix(200)))")
         default:
-            return .failed(reason: "the webhook answered \(response.status) after \(BackoffPolicy.standard.maxAttempts) attempts")
+            return .failed(reason: "the webhook kept answering \(response.status); a rerun sends the lead again")
         }
     }
 }

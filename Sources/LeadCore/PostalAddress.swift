@@ -54,8 +54,12 @@ public struct PostalAddress: Sendable, Equatable, Codable {
     public var deliveryLine: String? {
         if let poBoxID { return "PO BOX " + poBoxID }
         var line = Self.emptyLine()
+        // The street's parts straight into the line, not through a `streetLine` string first.
         Self.append(houseNumber, to: &line, separator: " ")
-        Self.append(streetLine, to: &line, separator: " ")
+        Self.append(streetPredirectional, to: &line, separator: " ")
+        Self.append(streetName, to: &line, separator: " ")
+        Self.append(streetSuffix, to: &line, separator: " ")
+        Self.append(streetPostdirectional, to: &line, separator: " ")
         Self.append(unitType, to: &line, separator: " ")
         Self.append(unitID, to: &line, separator: " ")
         return line.isEmpty ? nil : line
