@@ -1,7 +1,7 @@
 # LeadPort — the two commands a new user needs are `make demo` and `make test`.
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBS := libzip-dev libxml2-dev libsqlite3-dev libphonenumber-dev pkg-config
+DEBS := libzip-dev libxml2-dev libsqlite3-dev libphonenumber-dev libpq-dev postgresql pkg-config
 BIN_DEBUG := .build/debug/leadport
 BIN_RELEASE := .build/release/leadport
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -16,11 +16,12 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
-# Python modules the tests (openpyxl checks our workbooks) and the benchmark's baseline need.
-PY_TEST := openpyxl
-PY_BENCH := openpyxl phonenumbers usaddress
+# Python modules the tests need (openpyxl checks our workbooks; psycopg2 is the Supabase REST
+# double's PostgreSQL client), and the benchmark's baseline: MODULE or MODULE=PIP-PACKAGE.
+PY_TEST := openpyxl psycopg2=psycopg2-binary
+PY_BENCH := $(PY_TEST) phonenumbers usaddress
 define pip_install
-	@missing=""; for m in $(1); do python3 -c "import $$m" 2>/dev/null || missing="$$missing $$m"; done; \
+	@missing=""; for m in $(1); do python3 -c "import $${m%%=*}" 2>/dev/null || missing="$$missing $${m#*=}"; done; \
 	if [ -n "$$missing" ]; then echo "pip installing:$$missing"; python3 -m pip install -q --disable-pip-version-check $$missing; fi
 endef
 
@@ -43,14 +44,16 @@ demo: build
 	  --export demo-output/processed.xlsx --rejects demo-output/rejects.csv --report demo-output/report.csv; \
 	  status=$$?; echo "exit status $$status (3: some rows were rejected; see demo-output/rejects.csv)"; [ $$status -eq 0 ] || [ $$status -eq 3 ]
 
+# The tests run beside a PostgreSQL server of their own (scripts/with-postgres: a temporary
+# cluster on a free port, stopped afterwards), found through LEADPORT_TEST_POSTGRES.
 test: deps
 	$(call pip_install,$(PY_TEST))
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	scripts/with-postgres -- $(SWIFT) test --skip-build
 
 bench: release
 	$(call pip_install,$(PY_BENCH))
-	python3 bench/run.py --binary $(BIN_RELEASE)
+	scripts/with-postgres --durable -- python3 bench/run.py --binary $(BIN_RELEASE)
 
 clean:
 	rm -rf .build bench/data

@@ -23,7 +23,8 @@ let package = Package(
     targets: [
         .target(name: "LeadCore", swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "HTTPKit"),
-        .target(name: "LeadConnectors", dependencies: ["LeadCore", "HTTPKit", .product(name: "Crypto", package: "swift-crypto")]),
+        .systemLibrary(name: "CLeadPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "LeadConnectors", dependencies: ["LeadCore", "HTTPKit", "CLeadPQ", .product(name: "Crypto", package: "swift-crypto")]),
         .systemLibrary(name: "CLeadZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CLeadXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(
@@ -43,12 +44,13 @@ let package = Package(
         .target(name: "LeadStore", dependencies: ["LeadCore", .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "GRDBSQLite", package: "GRDB.swift")],
                 swiftSettings: uncheckedExclusivityInRelease),
-        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore"],
+        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors"],
                 swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(
             name: "leadport",
             dependencies: [
                 "LeadEngine",
+                "HTTPKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,7 +61,7 @@ let package = Package(
         .testTarget(name: "LeadStoreTests", dependencies: ["LeadStore", "LeadCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LeadWritersTests", dependencies: ["LeadWriters", "LeadReaders", "LeadTesting"]),
         .testTarget(name: "HTTPKitTests", dependencies: ["HTTPKit", "LeadTesting"]),
-        .testTarget(name: "LeadConnectorsTests", dependencies: ["LeadConnectors", "HTTPKit", "LeadTesting"]),
+        .testTarget(name: "LeadConnectorsTests", dependencies: ["LeadConnectors", "HTTPKit", "LeadTesting", "CLeadPQ"]),
         .testTarget(name: "LeadportCLITests", dependencies: ["LeadTesting", "LeadStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     cxxLanguageStandard: .cxx17

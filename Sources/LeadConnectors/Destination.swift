@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import LeadCore
 import HTTPKit
 
 /// What a destination can take, declared once; the engine batches and paces from these values
@@ -80,4 +82,112 @@ public struct BatchSplitter {
             try deliver(slice[middle..<slice.endIndex], into: &results, send: send)
         }
     }
+}
+
+/// One lead on its way to a destination, with what the engine knows of it from the ledger.
+public struct OutboundLead: Sendable {
+    /// The key the ledger knows the lead by (its dedupe key, or its source row).
+    public var key: String
+    /// The hash of what is sent; the ledger keeps it to tell a changed lead from an unchanged one.
+    public var hash: String
+    public var lead: Lead
+    /// The FLYR contact to write, when the import writes contacts.
+    public var contact: ContactRecord?
+    /// The FLYR campaign address to write, when the import writes a campaign's addresses.
+    public var address: AddressRecord?
+    /// `.update` for a lead the ledger has already sent (with what the destination called it).
+    public var action: Action
+    /// The ids the lead has (or will have) at the destination. Set by `prepare` for new leads.
+    public var contactID: String?
+    public var addressID: String?
+    /// Which parts `send` creates: a part found already at the destination is not created again.
+    public var createsContact = false
+    public var createsAddress = false
+    /// Set by `prepare`: everything this lead would create is at the destination already.
+    public var alreadyThere = false
+
+    public enum Action: Sendable, Equatable { case create, update }
+
+    public init(key: String, hash: String, lead: Lead, contact: ContactRecord?, address: AddressRecord?, action: Action, remoteID: String?) {
+        (self.key, self.hash, self.lead, self.contact, self.address, self.action) = (key, hash, lead, contact, address, action)
+        if let remoteID { (contactID, addressID) = FlyrID.split(remoteID) }
+    }
+
+    /// The remote id the ledger and the report show: `contact|a:address`, or either alone (the
+    /// embedded database's format).
+    public var remoteID: String { FlyrID.join(contact: contactID, address: addressID) }
+}
+
+/// Where an import is delivered, other than the embedded database (which writes its ledger in
+/// the same transaction as its rows, and so takes its own path through the engine).
+///
+/// The engine gives each batch to `prepare` (reads only: ids for new leads, and leads found to
+/// be there already), records nothing until `send` answers, and then records the answers in
+/// the ledger. A run killed between a write and its record is therefore safe only if sending
+/// the same leads again creates nothing twice: every destination makes its writes idempotent
+/// (ids fixed by the lead, upserts, idempotency keys).
+public protocol Destination: AnyObject {
+    /// How reports and events name it: no secrets.
+    var name: String { get }
+    /// How the ledger knows it: the same for every run against the same place.
+    var ledgerName: String { get }
+    var capabilities: DestinationCapabilities { get }
+    /// The id of the campaign with this id or name; when there is none, created (with `owner`)
+    /// if `create`, else nil.
+    func campaign(_ reference: String, owner: String, create: Bool) throws -> String?
+    /// Before a batch is sent (and in a dry run, instead of sending): gives new leads their ids
+    /// and marks those already at the destination. Writes nothing.
+    func prepare(_ leads: inout [OutboundLead], campaign: String?) throws
+    /// Sends at most `capabilities.largestBatch` leads.
+    func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer
+}
+
+/// A destination that cannot go on (bad credentials, a missing table): the run stops with this
+/// message, and a rerun resumes once it is fixed.
+public struct DestinationError: Error, CustomStringConvertible {
+    public var destination: String
+    public var message: String
+    public init(destination: String, message: String) { (self.destination, self.message) = (destination, message) }
+    public var description: String { "\(destination): \(message)" }
+}
+
+/// FLYR row ids.
+public enum FlyrID {
+    public static func join(contact: String?, address: String?) -> String {
+        var id = contact ?? ""
+        if let address { id += (id.isEmpty ? "a:" : "|a:") + address }
+        return id
+    }
+
+    public static func split(_ remoteID: String) -> (contact: String?, address: String?) {
+        var contact: String?, address: String?
+        for part in remoteID.split(separator: "|") {
+            if part.hasPrefix("a:") { address = String(part.dropFirst(2)) } else if !part.isEmpty { contact = String(part) }
+        }
+        return (contact, address)
+    }
+
+    /// A name-based UUID (RFC 9562 version 5, SHA-1) for `parts`: the same lead sent to the same
+    /// place always gets the same id, so a batch sent again after a crash finds its rows there
+    /// instead of adding them twice.
+    public static func stable(_ parts: String...) -> String {
+        var hasher = Insecure.SHA1()
+        hasher.update(data: namespace)
+        hasher.update(data: Data(parts.joined(separator: "\u{1F}").utf8))
+        var bytes = Array(hasher.finalize().prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (k, byte) in bytes.enumerated() {
+            if k == 4 || k == 6 || k == 8 || k == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// LeadPort's own namespace for its ids (a random UUID, fixed once).
+    private static let namespace = Data([0x6c, 0x70, 0x0e, 0x1d, 0x2b, 0x4a, 0x4f, 0x10, 0x9a, 0x61, 0x3e, 0x57, 0xd2, 0x08, 0xc4, 0x1f])
 }

@@ -6,7 +6,7 @@ import HTTPKit
 /// an idempotency key, and, when a secret is configured, an HMAC-SHA256 signature the receiver
 /// can check:
 ///
-///     Idempotency-Key: <the lead's ledger key and the run>
+///     Idempotency-Key: <fixed by the hook, the lead's key and its content>
 ///     X-LeadPort-Timestamp: <Unix seconds>
 ///     X-LeadPort-Signature: sha256=<hex of HMAC-SHA256(secret, timestamp + "." + body)>
 ///

@@ -5,3 +5,4 @@
 @_exported import LeadNormalize
 @_exported import LeadStore
 @_exported import LeadWriters
+@_exported import LeadConnectors

@@ -36,6 +36,10 @@ enum ExitStatus {
             printError("leadport: \(store.description)")
             Glibc.exit(failed)
         }
+        if let destination = error as? DestinationError {
+            printError("leadport: \(destination.description)")
+            Glibc.exit(failed)
+        }
         if let writer = error as? WriterError {
             printError("leadport: \(writer.description)")
             Glibc.exit(failed)

@@ -30,8 +30,14 @@ struct Import: ParsableCommand {
     @Option(help: "The sheet to read, by name or 1-based position.")
     var sheet: String?
 
-    @Option(help: ArgumentHelp("Destination: sqlite:PATH.", valueName: "dest"))
+    @Option(help: ArgumentHelp("Destination: \(DestinationOption.help). Credentials come from the environment: docs/destinations.md.", valueName: "dest"))
     var to: String = "sqlite:leadport.db"
+
+    @Option(help: ArgumentHelp("Where the ledger and the runs of an import to a remote destination are kept (a SQLite file).", valueName: "file.db"))
+    var ledger: String = "leadport.db"
+
+    @Option(help: ArgumentHelp("The FLYR user the rows belong to (contacts' user_id, a new campaign's owner). With a Supabase user's token, that user.", valueName: "uuid"))
+    var user: String?
 
     @Option(help: ArgumentHelp("Campaign id or name; created when no campaign has it.", valueName: "id|name"))
     var campaign: String?
@@ -60,9 +66,8 @@ struct Import: ParsableCommand {
 
     func validate() throws {
         if mapping != nil && preset != nil { throw ValidationError("give --mapping or --preset, not both") }
-        guard to.hasPrefix("sqlite:") else {
-            throw ValidationError("destination \"\(to)\" is not available yet; use sqlite:PATH")
-        }
+        let destination = try DestinationOption.parse(to)
+        if let user, UUID(uuidString: user) == nil { throw ValidationError("--user takes a user's id (a UUID), not \"\(user)\"") }
         if let export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {
             throw ValidationError("--export writes a workbook or CSV: give a .xlsx or .csv file name, not \"\(export)\"")
         }
@@ -73,7 +78,8 @@ struct Import: ParsableCommand {
             throw ValidationError("\(file) is given twice; name each file to import once")
         }
         var outputs: [String: String] = [:]
-        for (option, path) in [("--export", export), ("--report", report), ("--rejects", rejects), ("--to", String(to.dropFirst("sqlite:".count)))] {
+        let database: (String, String) = { if case .sqlite(let path) = destination { return ("--to", path) }; return ("--ledger", ledger) }()
+        for (option, path) in [("--export", export), ("--report", report), ("--rejects", rejects), database] {
             guard let path else { continue }
             let canonical = Self.canonical(path)
             if inputs.contains(canonical) { throw ValidationError("\(option) \(path) is one of the files to import; write it somewhere else") }
@@ -90,7 +96,25 @@ struct Import: ParsableCommand {
     func run() throws {
         var options = ImportOptions(files: files)
         options.reader.sheet = sheet
-        options.databasePath = String(to.dropFirst("sqlite:".count))
+        let style: ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
+        let reporter = ProgressReporter(style: style)
+        let kind = try DestinationOption.parse(to)
+        // Retries are reported as batch events under the destination's name (known once it is open).
+        let named = DestinationName()
+        options.remote = try DestinationOption.open(kind) { [reporter, named] event in
+            let cause = event.status.map { "HTTP \($0)" } ?? event.error.map { "\($0)" } ?? "an error"
+            reporter.handle(.batch(BatchResult(destination: named.value, size: 0, status: "retry after \(cause)",
+                                               attempt: event.attempt, retryAfter: event.retryAfter ?? event.wait)))
+        }
+        named.value = options.remote?.name ?? to
+        if case .sqlite(let path) = kind { options.databasePath = path } else { options.databasePath = ledger }
+        if let user { options.user = user }
+        if let supabase = options.remote as? SupabaseDestination, let owner = supabase.config.userID {
+            if let user, user.lowercased() != owner.lowercased() {
+                throw ValidationError("--user \(user) is not the user of SUPABASE_ACCESS_TOKEN (\(owner)); leave --user out")
+            }
+            options.user = owner
+        }
         if let mapping { options.mapping = try Mapping.load(path: mapping) }
         if let preset { options.mapping = try Presets.load(preset) }
         options.campaign = campaign
@@ -100,10 +124,12 @@ struct Import: ParsableCommand {
         options.exportPath = export
         options.reportPath = report
         options.rejectsPath = rejects
-        let style: ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
-        let reporter = ProgressReporter(style: style)
         let summary = try ImportRun(options: options, emit: reporter.handle).run()
-        if (summary.counts[.rejected] ?? 0) > 0 || (summary.counts[.failed] ?? 0) > 0 { throw ExitCode(3) }
+        if let failed = summary.counts[.failed], failed > 0 {
+            throw DestinationError(destination: options.remote?.name ?? to,
+                                   message: "\(failed) row\(failed == 1 ? "" : "s") could not be delivered (see the report); run the same import again to send them")
+        }
+        if (summary.counts[.rejected] ?? 0) > 0 { throw ExitCode(3) }
     }
 }
 
@@ -132,4 +158,9 @@ enum Presets {
         }
         return try Mapping.load(path: path)
     }
+}
+
+/// The destination's name for events sent before it was open.
+final class DestinationName: @unchecked Sendable {
+    var value = ""
 }

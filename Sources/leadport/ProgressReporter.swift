@@ -3,7 +3,8 @@ import LeadEngine
 
 /// Renders the engine's progress events on stderr: a bar redrawn at most 10 times a second,
 /// plain lines every few seconds, or JSON lines (design.md §4.5); then a summary.
-final class ProgressReporter {
+/// Events come from one thread at a time (ImportRun's contract), retries included: they happen on the delivery thread.
+final class ProgressReporter: @unchecked Sendable {
     private let style: Import.ProgressStyle
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant

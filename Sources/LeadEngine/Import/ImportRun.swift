@@ -1,4 +1,5 @@
 import Foundation
+import LeadConnectors
 import LeadCore
 import LeadNormalize
 import LeadReaders
@@ -28,6 +29,10 @@ public struct BatchResult: Sendable {
     public var status: String
     public var attempt: Int
     public var retryAfter: Double?
+
+    public init(destination: String, size: Int, status: String, attempt: Int, retryAfter: Double?) {
+        (self.destination, self.size, self.status, self.attempt, self.retryAfter) = (destination, size, status, attempt, retryAfter)
+    }
 }
 
 /// Where in the pipeline a row was turned away: reading it, its rules and required fields,
@@ -44,11 +49,15 @@ public struct RunSummary: Sendable {
     public var dryRun: Bool
 }
 
-public struct ImportOptions: Sendable {
+public struct ImportOptions: @unchecked Sendable {
     public var files: [String]
     public var reader = RowReaderOptions()
     public var mapping: Mapping?
+    /// The embedded database: the destination when `remote` is nil, and in any case where the
+    /// runs and the ledger are kept.
     public var databasePath = "leadport.db"
+    /// A destination other than the embedded database. Used by the delivery thread alone.
+    public var remote: (any Destination)?
     public var campaign: String?
     public var user = "00000000-0000-0000-0000-000000000000"
     public var region: String?
@@ -80,8 +89,8 @@ public final class ImportRun: @unchecked Sendable {
     public init(options: ImportOptions, emit: @escaping (ProgressEvent) -> Void) {
         self.options = options
         self.emit = emit
-        destination = "sqlite:" + options.databasePath
-        ledgerName = LeadStore.ownLedger
+        destination = options.remote?.name ?? "sqlite:" + options.databasePath
+        ledgerName = options.remote?.ledgerName ?? LeadStore.ownLedger
     }
 
     struct Pending: Sendable {
@@ -128,7 +137,10 @@ public final class ImportRun: @unchecked Sendable {
         // An auto-mapped list imported into a campaign fills its recipient addresses too.
         let target: Mapping.Target = options.campaign != nil && options.mapping == nil ? .both : plans.first?.mapping.target ?? .contacts
         let campaignRef = options.campaign ?? plans.first?.mapping.defaults.campaign
-        if let campaignRef {
+        if let campaignRef, let remote = options.remote {
+            // In a dry run a campaign still to be created has no id: nothing of it can be there yet.
+            campaignID = try remote.campaign(campaignRef, owner: options.user, create: !options.dryRun)
+        } else if let campaignRef {
             campaignID = try store.campaign(campaignRef, owner: options.user, create: !options.dryRun)?.id ?? (options.dryRun ? "(new campaign)" : nil)
         } else if target == .campaignAddresses {
             throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
@@ -384,6 +396,9 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     func deliver(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
+        if let remote = options.remote {
+            return try deliver(&batch, to: remote, store: store, campaign: campaign, target: target, runID: runID)
+        }
         if options.dryRun {
             let known = try knownLeads(batch, store: store)
             for k in batch.indices where batch[k].outcome == nil {
@@ -475,4 +490,80 @@ public final class ImportRun: @unchecked Sendable {
         }
     }
 
+    /// Delivery to a destination other than the embedded database: what the ledger knows is
+    /// left alone or updated, the rest is prepared (ids, rows already there) and sent in the
+    /// destination's batches, and only what the destination confirmed is recorded. A run
+    /// killed between the two leaves leads sent but unrecorded; the destination's idempotent
+    /// writes make sending them again harmless.
+    private func deliver(_ batch: inout [Pending], to remote: any Destination, store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
+        let known = try knownLeads(batch, store: store)
+        var outbound: [OutboundLead] = []
+        var rows: [Int] = []
+        for k in batch.indices where batch[k].outcome == nil {
+            let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
+            let entry = known[key]
+            if let entry, entry.contentHash == batch[k].hash {
+                batch[k].outcome = .unchanged
+                batch[k].remoteID = entry.remoteID
+                continue
+            }
+            outbound.append(OutboundLead(key: key, hash: batch[k].hash, lead: batch[k].lead,
+                                         contact: target != .campaignAddresses ? batch[k].contact : nil,
+                                         address: target != .contacts && campaign != nil ? batch[k].address : nil,
+                                         action: entry == nil ? .create : .update, remoteID: entry?.remoteID))
+            rows.append(k)
+        }
+        guard !outbound.isEmpty else { return }
+        try remote.prepare(&outbound, campaign: campaign)
+        if options.dryRun {
+            for (lead, k) in zip(outbound, rows) {
+                batch[k].outcome = lead.alreadyThere ? .unchanged : lead.action == .update ? .updated : .created
+                if lead.alreadyThere { batch[k].reason = "already at the destination" }
+                if lead.action == .update || lead.alreadyThere { batch[k].remoteID = lead.remoteID }
+            }
+            return
+        }
+        let sending = outbound.indices.filter { !outbound[$0].alreadyThere }
+        let splitter = BatchSplitter(largestBatch: remote.capabilities.largestBatch)
+        let results = try splitter.deliver(sending.map { outbound[$0] }) { slice in
+            let answer = try remote.send(slice, campaign: campaign, user: options.user)
+            emit(.batch(BatchResult(destination: destination, size: slice.count, status: Self.status(answer), attempt: 1, retryAfter: nil)))
+            return answer
+        }
+        var answers = [DeliveryResult?](repeating: nil, count: outbound.count)
+        for (n, k) in sending.enumerated() { answers[k] = results[n] }
+        var records: [LedgerRecord] = []
+        for (n, k) in rows.enumerated() {
+            let lead = outbound[n]
+            let source = batch[k].lead.source
+            switch answers[n] {
+            case nil:
+                batch[k].outcome = .unchanged
+                batch[k].reason = "already at the destination"
+                batch[k].remoteID = lead.remoteID
+            case .created(let id)?:
+                (batch[k].outcome, batch[k].remoteID) = (.created, id)
+            case .updated(let id)?:
+                (batch[k].outcome, batch[k].remoteID) = (.updated, id)
+            case .rejected(let reason)?:
+                (batch[k].outcome, batch[k].reason, batch[k].stage) = (.rejected, reason, .destination)
+                continue
+            case .failed(let reason)?:
+                (batch[k].outcome, batch[k].reason) = (.failed, reason)
+                continue
+            }
+            records.append(LedgerRecord(destination: ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "", hash: lead.hash, run: runID, source: source))
+        }
+        try store.transaction { tx in try tx.record(records, replacing: true) }
+    }
+
+    /// A batch event's status: ok when every row went, partial when some were refused or not
+    /// delivered, failed when the destination refused the batch as a whole (it is then split).
+    static func status(_ answer: BatchAnswer) -> String {
+        switch answer {
+        case .failed: return "failed"
+        case .rows(let results):
+            return results.allSatisfy { if case .created = $0 { return true }; if case .updated = $0 { return true }; return false } ? "ok" : "partial"
+        }
+    }
 }

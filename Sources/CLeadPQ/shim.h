@@ -1,0 +1,2 @@
+// libpq, PostgreSQL's client library (design.md §6).
+#include <libpq-fe.h>

@@ -1,0 +1,93 @@
+import Foundation
+import LeadCore
+
+/// A campaign's rows already at a FLYR destination, by what they can be recognised by: an
+/// address by its house number, street and ZIP; a contact by its email, else its phone.
+public struct FlyrIndex: Sendable {
+    public private(set) var addresses: [String: String] = [:]
+    public private(set) var contacts: [String: String] = [:]
+
+    public init() {}
+
+    public var isEmpty: Bool { addresses.isEmpty && contacts.isEmpty }
+
+    /// `12 N MAIN ST APT 4|02134`: upper case, spaces squeezed, the ZIP's first five digits.
+    public static func addressKey(house: String?, street: String?, postal: String?) -> String? {
+        let line = [house, street].compactMap { $0 }.joined(separator: " ")
+            .uppercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !line.isEmpty else { return nil }
+        return line + "|" + String((postal ?? "").prefix(5))
+    }
+
+    public static func contactKeys(email: String?, phone: String?) -> [String] {
+        var keys: [String] = []
+        if let email, !email.isEmpty { keys.append("email:" + email.lowercased()) }
+        if let phone, !phone.isEmpty { keys.append("phone:" + phone.filter(\.isNumber)) }
+        return keys
+    }
+
+    public mutating func addAddress(id: String, house: String?, street: String?, postal: String?) {
+        if let key = Self.addressKey(house: house, street: street, postal: postal), addresses[key] == nil { addresses[key] = id }
+    }
+
+    public mutating func addContact(id: String, email: String?, phone: String?) {
+        for key in Self.contactKeys(email: email, phone: phone) where contacts[key] == nil { contacts[key] = id }
+    }
+
+    func address(_ a: AddressRecord) -> String? {
+        Self.addressKey(house: a.houseNumber, street: a.streetName, postal: a.postalCode).flatMap { addresses[$0] }
+    }
+
+    func contact(_ c: ContactRecord) -> String? {
+        // The email decides when there is one: two people may share a phone.
+        if let email = c.email, !email.isEmpty { return contacts["email:" + email.lowercased()] }
+        return Self.contactKeys(email: nil, phone: c.phone).first.flatMap { contacts[$0] }
+    }
+}
+
+/// `prepare` for the destinations that hold FLYR's tables (PostgreSQL and Supabase): new leads
+/// get ids fixed by the destination, the campaign and their key, and leads whose rows the
+/// campaign already has (put there by the FLYR app, another machine's import, or a run killed
+/// before it recorded what it had sent) take those rows' ids instead of new ones.
+final class FlyrPlanner {
+    private let ledgerName: String
+    private let load: (String) throws -> FlyrIndex
+    private var index: (campaign: String, rows: FlyrIndex)?
+
+    /// `load` reads a campaign's rows, once per campaign and only when a batch has new leads.
+    init(ledgerName: String, load: @escaping (String) throws -> FlyrIndex) {
+        self.ledgerName = ledgerName
+        self.load = load
+    }
+
+    func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+        guard leads.contains(where: { $0.action == .create }) else { return }
+        var known = FlyrIndex()
+        if let campaign {
+            if index?.campaign != campaign { index = (campaign, try load(campaign)) }
+            known = index!.rows
+        }
+        let scope = campaign ?? ""
+        for k in leads.indices where leads[k].action == .create {
+            leads[k].createsAddress = false
+            leads[k].createsContact = false
+            if let address = leads[k].address {
+                if let found = known.address(address) {
+                    leads[k].addressID = found
+                } else {
+                    leads[k].addressID = FlyrID.stable(ledgerName, scope, leads[k].key, "address")
+                    leads[k].createsAddress = true
+                }
+            }
+            if let contact = leads[k].contact {
+                if campaign != nil, let found = known.contact(contact) {
+                    leads[k].contactID = found
+                } else {
+                    leads[k].contactID = FlyrID.stable(ledgerName, scope, leads[k].key, "contact")
+                    leads[k].createsContact = true
+                }
+            }
+            leads[k].alreadyThere = !leads[k].createsAddress && !leads[k].createsContact
+        }
+    }
+}

@@ -1,0 +1,299 @@
+import CLeadPQ
+import Foundation
+import HTTPKit
+import LeadCore
+
+/// A PostgreSQL error as the server reported it.
+public struct PostgresError: Error, CustomStringConvertible {
+    /// SQLSTATE (`23505`), or nil when the connection itself failed.
+    public var code: String?
+    public var message: String
+    public var detail: String?
+    public var hint: String?
+
+    public var description: String {
+        var text = message
+        if let detail, !detail.isEmpty { text += " (\(detail))" }
+        if let hint, !hint.isEmpty { text += "; hint: \(hint)" }
+        return text
+    }
+
+    /// Caused by the rows sent: bad data (class 22) or a constraint (class 23). Another batch
+    /// without the bad rows would go through.
+    public var isRowLevel: Bool { code.map { $0.hasPrefix("22") || $0.hasPrefix("23") } ?? false }
+
+    /// Worth trying again: the connection went, a serialization failure or deadlock, the
+    /// server shutting down or short of resources, a statement timeout.
+    public var isTransient: Bool {
+        guard let code else { return true }
+        return code.hasPrefix("08") || code.hasPrefix("40") || code.hasPrefix("53") || code.hasPrefix("57")
+    }
+}
+
+/// One libpq connection, used from one thread at a time.
+public final class PostgresConnection {
+    private var conn: OpaquePointer?
+    private let url: String
+
+    public init(url: String) throws {
+        self.url = url
+        try connect()
+    }
+
+    deinit { PQfinish(conn) }
+
+    private func connect() throws {
+        PQfinish(conn)
+        conn = PQconnectdb(url)
+        guard PQstatus(conn) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
+            PQfinish(conn)
+            conn = nil
+            throw PostgresError(code: nil, message: "cannot connect to \(Postgres.displayName(url)): \(message)")
+        }
+        // Our writes stand alone; notices (`relation already exists, skipping`) are not news.
+        _ = try? execute("SET client_min_messages = warning")
+    }
+
+    /// Connects again when the connection was lost.
+    public func reconnectIfNeeded() throws {
+        if conn == nil || PQstatus(conn) != CONNECTION_OK { try connect() }
+    }
+
+    /// Runs `sql` with text parameters (`$1`, `$2`, …; nil is NULL) and returns the rows.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+        // The parameters' bytes, NUL-terminated, in one buffer; pointers into it for libpq.
+        var bytes: [CChar] = []
+        var offsets: [Int] = []
+        for parameter in parameters {
+            guard let parameter else {
+                offsets.append(-1)
+                continue
+            }
+            offsets.append(bytes.count)
+            bytes.append(contentsOf: parameter.utf8CString)
+        }
+        let result: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
+            let values: [UnsafePointer<CChar>?] = offsets.map { $0 < 0 ? nil : buffer.baseAddress! + $0 }
+            return values.withUnsafeBufferPointer { pointers in
+                PQexecParams(conn, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
+            }
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+            return []
+        case PGRES_TUPLES_OK:
+            let rows = PQntuples(result), columns = PQnfields(result)
+            var out: [[String?]] = []
+            out.reserveCapacity(Int(rows))
+            for r in 0..<rows {
+                out.append((0..<columns).map { c in PQgetisnull(result, r, c) != 0 ? nil : String(cString: PQgetvalue(result, r, c)) })
+            }
+            return out
+        default:
+            func field(_ code: Character) -> String? {
+                PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
+            }
+            let message = field("M") ?? String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw PostgresError(code: PQstatus(conn) == CONNECTION_OK ? field("C") : nil, message: message, detail: field("D"), hint: field("H"))
+        }
+    }
+}
+
+public enum Postgres {
+    /// `postgres://user@host:port/db`: the URL without its password or query, for reports.
+    public static func displayName(_ url: String) -> String {
+        guard var parts = URLComponents(string: url) else { return "postgres://(unreadable URL)" }
+        parts.password = nil
+        parts.query = nil
+        return parts.string ?? "postgres://"
+    }
+
+    /// `postgres://host:port/db`: the same for every user, password and spelling of the scheme.
+    public static func ledgerName(_ url: String) -> String {
+        let parts = URLComponents(string: url)
+        let host = parts?.host ?? "localhost"
+        let port = parts?.port ?? 5432
+        let db = parts.map { $0.path.hasPrefix("/") ? String($0.path.dropFirst()) : $0.path } ?? ""
+        return "postgres://\(host):\(port)/\(db.isEmpty ? (parts?.user ?? "postgres") : db)"
+    }
+}
+
+/// `--to postgres://…`: FLYR's tables in any PostgreSQL, Supabase's database included.
+///
+/// Each batch is one transaction: new addresses, then new contacts, each a multi-row INSERT
+/// (`ON CONFLICT (id) DO NOTHING`: ids are fixed by the lead, so a batch sent again after a
+/// crash adds nothing), then the changed rows, one UPDATE per table. A batch that fails for a
+/// row's data or a constraint is rolled back and split (`BatchSplitter`) until the bad rows
+/// stand alone.
+public final class PostgresDestination: Destination {
+    public let name: String
+    public let ledgerName: String
+    /// A thousand rows per statement: 12 parameters a row stays under PostgreSQL's 65,535.
+    public let capabilities = DestinationCapabilities(largestBatch: 1000, requests: 1_000_000, per: 1, upserts: true)
+    private let connection: PostgresConnection
+    private let retry: BackoffPolicy
+    private let clock: any HTTPClock
+    private lazy var planner = FlyrPlanner(ledgerName: ledgerName) { [unowned self] campaign in try self.index(campaign: campaign) }
+    /// The next `seq` per campaign, read once and counted on (gaps after a failed batch are harmless).
+    private var nextSeq: [String: Int] = [:]
+
+    public init(url: String, retry: BackoffPolicy = BackoffPolicy(base: 0.5, cap: 8, maxAttempts: 5), clock: any HTTPClock = SystemClock()) throws {
+        name = Postgres.displayName(url)
+        ledgerName = Postgres.ledgerName(url)
+        self.retry = retry
+        self.clock = clock
+        do {
+            connection = try PostgresConnection(url: url)
+            let missing = try connection.execute("""
+                SELECT t FROM unnest(ARRAY['campaigns', 'campaign_addresses', 'contacts']) AS t WHERE to_regclass('public.' || t) IS NULL
+                """).compactMap { $0[0] }
+            if !missing.isEmpty {
+                throw DestinationError(destination: name, message: "the database has no \(missing.joined(separator: ", ")) table; "
+                                       + "create FLYR's tables with: psql \"URL\" -f sql/flyr-schema.sql")
+            }
+        } catch let error as PostgresError {
+            throw DestinationError(destination: name, message: error.description)
+        }
+    }
+
+    public func campaign(_ reference: String, owner: String, create: Bool) throws -> String? {
+        try fatal {
+            if let id = try connection.execute("SELECT id FROM campaigns WHERE id::text = $1 OR name = $1 ORDER BY id::text = $1 DESC LIMIT 1", [reference]).first?[0] {
+                return id
+            }
+            guard create else { return nil }
+            do {
+                return try connection.execute("""
+                    INSERT INTO campaigns (owner_id, name, type, address_source, status) VALUES ($1::uuid, $2, 'flyer', 'import_list', 'draft') RETURNING id
+                    """, [owner, reference]).first?[0]
+            } catch let error as PostgresError where error.code == "23503" || error.code == "22P02" {
+                throw PostgresError(code: error.code, message: "cannot create campaign \"\(reference)\": its owner \(owner) is not a user of the database (auth.users); "
+                                    + "give a FLYR user's id with --user")
+            }
+        }
+    }
+
+    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+        try fatal { try planner.prepare(&leads, campaign: campaign) }
+    }
+
+    private func index(campaign: String) throws -> FlyrIndex {
+        var index = FlyrIndex()
+        for row in try connection.execute("SELECT id, house_number, street_name, postal_code FROM campaign_addresses WHERE campaign_id = $1::uuid", [campaign]) {
+            index.addAddress(id: row[0]!, house: row[1], street: row[2], postal: row[3])
+        }
+        for row in try connection.execute("SELECT id, email, phone FROM contacts WHERE campaign_id = $1::uuid", [campaign]) {
+            index.addContact(id: row[0]!, email: row[1], phone: row[2])
+        }
+        return index
+    }
+
+    /// A failure of the database itself (not of a batch's rows) stops the run.
+    private func fatal<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as PostgresError { throw DestinationError(destination: name, message: error.description) }
+    }
+
+    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+        var backoff = Backoff(policy: retry)
+        while true {
+            do {
+                try connection.reconnectIfNeeded()
+                try write(leads, campaign: campaign, user: user)
+                return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
+            } catch let error as PostgresError {
+                _ = try? connection.execute("ROLLBACK")
+                if error.isRowLevel { return .failed(reason: error.description, rowLevel: true) }
+                guard error.isTransient, case .retry(let wait) = backoff.failed() else {
+                    return .rows(leads.map { _ in .failed(reason: "PostgreSQL: \(error.description)") })
+                }
+                clock.sleep(wait)
+            }
+        }
+    }
+
+    private func write(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws {
+        try connection.execute("BEGIN")
+        let newAddresses = leads.filter { $0.action == .create && $0.createsAddress }
+        if !newAddresses.isEmpty, let campaign {
+            var seq: Int
+            if let next = nextSeq[campaign] {
+                seq = next
+            } else {
+                seq = Int(try connection.execute("SELECT coalesce(max(seq), 0) + 1 FROM campaign_addresses WHERE campaign_id = $1::uuid", [campaign]).first?[0] ?? "1") ?? 1
+            }
+            var values: [String?] = []
+            values.reserveCapacity(newAddresses.count * 10)
+            for lead in newAddresses {
+                let a = lead.address!
+                values += [lead.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, String(seq)]
+                seq += 1
+            }
+            nextSeq[campaign] = seq
+            try connection.execute(Self.rows("""
+                INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source) VALUES
+                """, types: ["uuid", "uuid", "", "", "", "", "", "", "", "int", "'import_list'"], count: newAddresses.count)
+                + " ON CONFLICT (id) DO NOTHING", values)
+        }
+        let newContacts = leads.filter { $0.action == .create && $0.createsContact }
+        if !newContacts.isEmpty {
+            var values: [String?] = []
+            values.reserveCapacity(newContacts.count * 9)
+            for lead in newContacts {
+                let c = lead.contact!
+                values += [lead.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, lead.addressID, c.notes]
+            }
+            try connection.execute(Self.rows("""
+                INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status) VALUES
+                """, types: ["uuid", "uuid", "", "", "", "", "uuid", "uuid", "", "'new'"], count: newContacts.count)
+                + " ON CONFLICT (id) DO NOTHING", values)
+        }
+        let changedContacts = leads.filter { $0.action == .update && $0.contactID != nil && $0.contact != nil }
+        if !changedContacts.isEmpty {
+            var values: [String?] = []
+            for lead in changedContacts {
+                let c = lead.contact!
+                values += [lead.contactID, c.fullName, c.phone, c.email, c.address, c.notes]
+            }
+            try connection.execute(Self.rows("""
+                UPDATE contacts AS c SET full_name = v.full_name, phone = v.phone, email = v.email, address = v.address, notes = v.notes, updated_at = now()
+                FROM (VALUES
+                """, types: ["uuid", "text", "text", "text", "text", "text"], count: changedContacts.count)
+                + ") AS v(id, full_name, phone, email, address, notes) WHERE c.id = v.id", values)
+        }
+        let changedAddresses = leads.filter { $0.action == .update && $0.addressID != nil && $0.address != nil }
+        if !changedAddresses.isEmpty {
+            var values: [String?] = []
+            for lead in changedAddresses {
+                let a = lead.address!
+                values += [lead.addressID, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode]
+            }
+            try connection.execute(Self.rows("""
+                UPDATE campaign_addresses AS a SET address = v.address, formatted = v.formatted, house_number = v.house_number, street_name = v.street_name,
+                locality = v.locality, region = v.region, postal_code = v.postal_code FROM (VALUES
+                """, types: ["uuid", "text", "text", "text", "text", "text", "text", "text"], count: changedAddresses.count)
+                + ") AS v(id, address, formatted, house_number, street_name, locality, region, postal_code) WHERE a.id = v.id", values)
+        }
+        try connection.execute("COMMIT")
+    }
+
+    /// `head (…),(…),…` for `count` rows: each type is a parameter's cast (`uuid`), "" for a
+    /// plain parameter, or a quoted constant written as is.
+    static func rows(_ head: String, types: [String], count: Int) -> String {
+        var sql = head
+        var n = 0
+        for r in 0..<count {
+            sql += r == 0 ? "(" : ",("
+            for (k, type) in types.enumerated() {
+                if k > 0 { sql += "," }
+                if type.hasPrefix("'") { sql += type; continue }
+                n += 1
+                sql += "$\(n)" + (type.isEmpty ? "" : "::" + type)
+            }
+            sql += ")"
+        }
+        return sql
+    }
+}

@@ -1,0 +1,318 @@
+import Foundation
+import HTTPKit
+import LeadCore
+
+/// Where and as whom `--to supabase` writes, from the environment:
+///
+/// | variable | meaning |
+/// | --- | --- |
+/// | `SUPABASE_URL` | the project's URL, `https://<ref>.supabase.co` (or a test server's) |
+/// | `SUPABASE_SERVICE_ROLE_KEY` | the service-role key (or an `sb_secret_…` key): sent as `apikey` and as the bearer token; RLS does not apply |
+/// | `SUPABASE_ACCESS_TOKEN` | instead, a signed-in user's JWT: sent as the bearer token, so RLS applies and the rows are the user's |
+/// | `SUPABASE_ANON_KEY` | the project's anon or publishable key, sent as `apikey` with a user's token |
+public struct SupabaseConfig: Sendable {
+    public var url: URL
+    public var apiKey: String
+    public var bearer: String
+    /// The user the token belongs to (its `sub` claim), for a user's token.
+    public var userID: String?
+
+    public init(url: URL, apiKey: String, bearer: String) {
+        (self.url, self.apiKey, self.bearer) = (url, apiKey, bearer)
+        userID = Self.claims(bearer)["sub"] as? String
+        if (Self.claims(bearer)["role"] as? String) == "service_role" { userID = nil }
+    }
+
+    public init(environment: [String: String]) throws {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        guard let address = value("SUPABASE_URL") else {
+            throw DestinationError(destination: "supabase", message: "set SUPABASE_URL to the project's URL (https://<ref>.supabase.co)")
+        }
+        guard let url = URL(string: address), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+            throw DestinationError(destination: "supabase", message: "SUPABASE_URL is not an http(s) URL")
+        }
+        if let key = value("SUPABASE_SERVICE_ROLE_KEY") {
+            self.init(url: url, apiKey: key, bearer: key)
+        } else if let token = value("SUPABASE_ACCESS_TOKEN") {
+            guard let anon = value("SUPABASE_ANON_KEY") else {
+                throw DestinationError(destination: "supabase", message: "with SUPABASE_ACCESS_TOKEN (a user's token), also set SUPABASE_ANON_KEY (the project's anon or publishable key)")
+            }
+            self.init(url: url, apiKey: anon, bearer: token)
+            guard userID != nil else {
+                throw DestinationError(destination: "supabase", message: "SUPABASE_ACCESS_TOKEN is not a signed-in user's token (it has no user id)")
+            }
+        } else {
+            throw DestinationError(destination: "supabase", message: "set SUPABASE_SERVICE_ROLE_KEY, or SUPABASE_ACCESS_TOKEN and SUPABASE_ANON_KEY for a user's own rows")
+        }
+    }
+
+    public var auth: Auth { Auth(.apiKey(header: "apikey", value: apiKey), .bearer(bearer)) }
+
+    /// A JWT's claims, unverified (the server verifies it; we only read whose it is).
+    static func claims(_ token: String) -> [String: Any] {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return [:] }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64) else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+}
+
+/// `--to supabase`: FLYR's tables through the project's REST API (PostgREST).
+///
+/// Rows go as JSON arrays of up to 500 (`Prefer: return=minimal`): new rows with
+/// `resolution=ignore-duplicates` (their ids are fixed by the lead, so a batch sent again after
+/// a lost answer or a crash adds nothing; the requests are therefore replayable), changed rows
+/// with `resolution=merge-duplicates`. PostgREST runs a request as one statement, so one bad
+/// row fails the batch: its `{code, message, details, hint}` is the row's reason once
+/// `BatchSplitter` has narrowed the batch down to it.
+public final class SupabaseDestination: Destination {
+    /// Supabase publishes no request budget for its REST API; 50 a second keeps well inside
+    /// what a project's API gateway takes, and 500 rows a request stays inside the 8-second
+    /// statement timeout (crm-apis.md §4.4).
+    public static let capabilities = DestinationCapabilities(largestBatch: 500, requests: 50, per: 1, upserts: true)
+
+    public let name: String
+    public let ledgerName: String
+    public var capabilities: DestinationCapabilities { Self.capabilities }
+    public let config: SupabaseConfig
+    private let client: HTTPClient
+    private let rest: URL
+    private lazy var planner = FlyrPlanner(ledgerName: ledgerName) { [unowned self] campaign in try self.index(campaign: campaign) }
+    private var nextSeq: [String: Int] = [:]
+
+    public init(config: SupabaseConfig, client: HTTPClient) throws {
+        self.config = config
+        self.client = client
+        rest = config.url.appendingPathComponent("rest/v1")
+        var origin = URLComponents(url: config.url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        origin.path = ""
+        origin.query = nil
+        name = "supabase:" + (origin.string ?? config.url.absoluteString)
+        ledgerName = name
+    }
+
+    // MARK: Requests
+
+    /// A PostgREST answer other than 2xx: its error object, and whether the rows caused it.
+    struct Refusal: Error {
+        var status: Int
+        var code: String?
+        var text: String
+        var rowLevel: Bool { code.map { $0.hasPrefix("22") || $0.hasPrefix("23") } ?? false }
+    }
+
+    private func request(_ method: String, _ table: String, query: [(String, String)] = [], prefer: [String] = [], body: String? = nil) throws -> HTTPResponse {
+        var parts = URLComponents(url: rest.appendingPathComponent(table), resolvingAgainstBaseURL: false)!
+        if !query.isEmpty { parts.percentEncodedQuery = query.map { "\($0.0)=\(Self.encode($0.1))" }.joined(separator: "&") }
+        var headers = HTTPHeaders([("Accept", "application/json")])
+        if body != nil { headers.add("Content-Type", "application/json") }
+        if !prefer.isEmpty { headers.add("Prefer", prefer.joined(separator: ",")) }
+        // Every write here is an idempotent upsert or a read: safe to send again.
+        let response = try client.send(HTTPRequest(method: method, url: parts.url!, headers: headers, body: body.map { Data($0.utf8) }, replayable: true, timeout: 60))
+        guard (200..<300).contains(response.status) else { throw Self.refusal(response) }
+        return response
+    }
+
+    static func refusal(_ response: HTTPResponse) -> Refusal {
+        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        let code = object["code"].map { "\($0)" }
+        var text = (object["message"] as? String) ?? (object["msg"] as? String) ?? String(response.text.prefix(200))
+        if let details = object["details"] as? String, !details.isEmpty { text += " (\(details))" }
+        if let hint = object["hint"] as? String, !hint.isEmpty { text += "; hint: \(hint)" }
+        return Refusal(status: response.status, code: code, text: "\(response.status)\(code.map { " " + $0 } ?? ""): \(text)")
+    }
+
+    /// A query value: everything but unreserved characters and PostgREST's own punctuation
+    /// percent-encoded.
+    static func encode(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~,()*:")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+
+    private func rows(_ response: HTTPResponse) -> [[String: Any]] {
+        (try? JSONSerialization.jsonObject(with: response.body)) as? [[String: Any]] ?? []
+    }
+
+    /// Anything but a refusal of the rows stops the run: wrong key, missing table, RLS.
+    private func fatal<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let refusal as Refusal {
+            var message = refusal.text
+            if refusal.status == 401 { message += " — check SUPABASE_SERVICE_ROLE_KEY or SUPABASE_ACCESS_TOKEN" }
+            if refusal.code == "42501" { message += " — a user's token may write only that user's rows" }
+            if refusal.code == "42P01" || refusal.code == "PGRST205" { message += " — the project has no such table; create FLYR's tables with sql/flyr-schema.sql" }
+            throw DestinationError(destination: name, message: message)
+        } catch let error as HTTPTransportError {
+            throw DestinationError(destination: name, message: "no answer from \(config.url.host ?? "the server"): \(error)")
+        }
+    }
+
+    // MARK: Destination
+
+    public func campaign(_ reference: String, owner: String, create: Bool) throws -> String? {
+        try fatal {
+            let byID = UUID(uuidString: reference) != nil
+            let found = try rows(request("GET", "campaigns", query: [("select", "id"), byID ? ("id", "eq." + reference) : ("name", "eq." + reference),
+                                                                    ("owner_id", "eq." + owner), ("limit", "1")]))
+            if let id = found.first?["id"] as? String { return id }
+            guard create else { return nil }
+            var o = JSONObject()
+            o.set("owner_id", owner)
+            o.set("name", reference)
+            o.set("type", "flyer")
+            o.set("address_source", "import_list")
+            o.set("status", "draft")
+            let made = try rows(request("POST", "campaigns", query: [("select", "id")], prefer: ["return=representation"], body: o.text))
+            guard let id = made.first?["id"] as? String else { throw DestinationError(destination: name, message: "creating campaign \"\(reference)\" returned no id") }
+            return id
+        }
+    }
+
+    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+        try fatal { try planner.prepare(&leads, campaign: campaign) }
+    }
+
+    /// The campaign's rows, a page of 1,000 at a time (PostgREST's usual `max_rows`).
+    private func index(campaign: String) throws -> FlyrIndex {
+        var index = FlyrIndex()
+        for (table, columns) in [("campaign_addresses", "id,house_number,street_name,postal_code"), ("contacts", "id,email,phone")] {
+            var offset = 0
+            while true {
+                let page = try rows(request("GET", table, query: [("select", columns), ("campaign_id", "eq." + campaign), ("order", "id"),
+                                                                  ("limit", "1000"), ("offset", String(offset))]))
+                for row in page {
+                    guard let id = row["id"] as? String else { continue }
+                    if table == "contacts" {
+                        index.addContact(id: id, email: row["email"] as? String, phone: row["phone"] as? String)
+                    } else {
+                        index.addAddress(id: id, house: row["house_number"] as? String, street: row["street_name"] as? String, postal: row["postal_code"] as? String)
+                    }
+                }
+                if page.count < 1000 { break }
+                offset += page.count
+            }
+        }
+        return index
+    }
+
+    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+        do {
+            try fatalUnlessRows { try write(leads, campaign: campaign, user: user) }
+            return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
+        } catch let refusal as Refusal where refusal.rowLevel {
+            return .failed(reason: refusal.text, rowLevel: true)
+        } catch let refusal as Refusal {
+            // 429 or 5xx that outlasted the retries: not delivered; a rerun sends them again.
+            return .rows(leads.map { _ in .failed(reason: "Supabase answered \(refusal.text)") })
+        } catch let error as HTTPTransportError {
+            return .rows(leads.map { _ in .failed(reason: "no answer from Supabase: \(error)") })
+        }
+    }
+
+    /// Refusals of the rows, and failures worth a rerun (429, 5xx, no answer), go back to
+    /// `send`; the rest stop the run.
+    private func fatalUnlessRows(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let refusal as Refusal where refusal.rowLevel || refusal.status == 429 || refusal.status >= 500 {
+            throw refusal
+        } catch let error as HTTPTransportError {
+            throw error
+        } catch {
+            try fatal { throw error }
+        }
+    }
+
+    private func write(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws {
+        let newAddresses = leads.filter { $0.action == .create && $0.createsAddress }
+        if !newAddresses.isEmpty, let campaign {
+            var seq = try nextSeq[campaign] ?? {
+                let last = try rows(request("GET", "campaign_addresses", query: [("select", "seq"), ("campaign_id", "eq." + campaign), ("seq", "not.is.null"),
+                                                                                  ("order", "seq.desc"), ("limit", "1")]))
+                return ((last.first?["seq"] as? Int) ?? 0) + 1
+            }()
+            var body = "["
+            for (n, lead) in newAddresses.enumerated() {
+                let a = lead.address!
+                var o = JSONObject()
+                o.set("id", lead.addressID)
+                o.set("campaign_id", campaign)
+                Self.addressColumns(a, into: &o)
+                o.set("seq", seq)
+                o.set("source", "import_list")
+                body += (n == 0 ? "" : ",") + o.text
+                seq += 1
+            }
+            nextSeq[campaign] = seq
+            try insert("campaign_addresses", columns: "id,campaign_id,address,formatted,house_number,street_name,locality,region,postal_code,seq,source", body: body + "]", merge: false)
+        }
+        let newContacts = leads.filter { $0.action == .create && $0.createsContact }
+        if !newContacts.isEmpty {
+            let body = Self.array(newContacts) { lead, o in
+                o.set("id", lead.contactID)
+                o.set("user_id", user)
+                Self.contactColumns(lead.contact!, into: &o)
+                o.set("campaign_id", campaign)
+                o.set("address_id", lead.addressID)
+                o.set("status", "new")
+            }
+            try insert("contacts", columns: "id,user_id,full_name,phone,email,address,notes,campaign_id,address_id,status", body: body, merge: false)
+        }
+        let changedAddresses = leads.filter { $0.action == .update && $0.addressID != nil && $0.address != nil }
+        if !changedAddresses.isEmpty, let campaign {
+            let body = Self.array(changedAddresses) { lead, o in
+                o.set("id", lead.addressID)
+                o.set("campaign_id", campaign)
+                Self.addressColumns(lead.address!, into: &o)
+            }
+            try insert("campaign_addresses", columns: "id,campaign_id,address,formatted,house_number,street_name,locality,region,postal_code", body: body, merge: true)
+        }
+        let changedContacts = leads.filter { $0.action == .update && $0.contactID != nil && $0.contact != nil }
+        if !changedContacts.isEmpty {
+            let body = Self.array(changedContacts) { lead, o in
+                o.set("id", lead.contactID)
+                o.set("user_id", user)
+                Self.contactColumns(lead.contact!, into: &o)
+            }
+            try insert("contacts", columns: "id,user_id,full_name,phone,email,address,notes", body: body, merge: true)
+        }
+    }
+
+    /// One bulk upsert on the primary key: new rows are skipped when there already
+    /// (`ignore-duplicates`), changed rows overwrite the columns sent (`merge-duplicates`).
+    private func insert(_ table: String, columns: String, body: String, merge: Bool) throws {
+        _ = try request("POST", table, query: [("columns", columns), ("on_conflict", "id")],
+                        prefer: ["return=minimal", merge ? "resolution=merge-duplicates" : "resolution=ignore-duplicates"], body: body)
+    }
+
+    /// A JSON array of one object per lead, filled by `fill`.
+    static func array(_ leads: [OutboundLead], _ fill: (OutboundLead, inout JSONObject) -> Void) -> String {
+        "[" + leads.map { lead in
+            var o = JSONObject()
+            fill(lead, &o)
+            return o.text
+        }.joined(separator: ",") + "]"
+    }
+
+    static func addressColumns(_ a: AddressRecord, into o: inout JSONObject) {
+        o.set("address", a.address)
+        o.set("formatted", a.formatted)
+        o.set("house_number", a.houseNumber)
+        o.set("street_name", a.streetName)
+        o.set("locality", a.locality)
+        o.set("region", a.region)
+        o.set("postal_code", a.postalCode)
+    }
+
+    static func contactColumns(_ c: ContactRecord, into o: inout JSONObject) {
+        o.set("full_name", c.fullName)
+        o.set("phone", c.phone)
+        o.set("email", c.email)
+        o.set("address", c.address)
+        o.set("notes", c.notes)
+    }
+}

@@ -1,0 +1,45 @@
+// The columns of FLYR's tables for one lead, worked out once and written by every destination
+// that holds FLYR rows (the embedded SQLite, PostgreSQL, Supabase).
+
+/// A FLYR contact's columns, worked out before the write (on any thread).
+public struct ContactRecord: Sendable, Equatable {
+    public var fullName: String
+    public var phone: String?
+    public var email: String?
+    public var address: String?
+    public var notes: String?
+
+    public init(fullName: String, phone: String?, email: String?, address: String?, notes: String?) {
+        (self.fullName, self.phone, self.email, self.address, self.notes) = (fullName, phone, email, address, notes)
+    }
+}
+
+/// A FLYR campaign address's columns, worked out before the write (on any thread).
+public struct AddressRecord: Sendable, Equatable {
+    /// The delivery line: `12 N MAIN ST APT 4`.
+    public var address: String?
+    public var formatted: String?
+    public var houseNumber: String?
+    /// FLYR keeps the street name with its directionals and suffix (`N MAIN ST`), and the unit.
+    public var streetName: String?
+    public var locality: String?
+    public var region: String?
+    public var postalCode: String?
+
+    public init(_ a: PostalAddress) {
+        self.init(a, deliveryLine: a.deliveryLine, formatted: a.formatted)
+    }
+
+    /// With the lines already built from `a`.
+    public init(_ a: PostalAddress, deliveryLine: String?, formatted: String?) {
+        address = deliveryLine
+        self.formatted = formatted
+        houseNumber = a.houseNumber
+        if let street = a.poBoxID.map({ "PO BOX " + $0 }) ?? a.streetLine {
+            if let unit = a.unit, !unit.isEmpty { streetName = street + " " + unit } else { streetName = street }
+        }
+        locality = a.city
+        region = a.state
+        postalCode = a.zip4.map { "\(a.postalCode ?? "")-\($0)" } ?? a.postalCode
+    }
+}
