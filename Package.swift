@@ -54,7 +54,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders"], path: "Sources/LeadTesting"),
+        .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders", "LeadConnectors"], path: "Sources/LeadTesting"),
         .testTarget(name: "LeadCoreTests", dependencies: ["LeadCore"]),
         .testTarget(name: "LeadReadersTests", dependencies: ["LeadReaders", "LeadTesting"]),
         .testTarget(name: "LeadNormalizeTests", dependencies: ["LeadNormalize", "LeadTesting"]),

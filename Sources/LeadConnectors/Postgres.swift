@@ -60,6 +60,17 @@ public final class PostgresConnection {
         if conn == nil || PQstatus(conn) != CONNECTION_OK { try connect() }
     }
 
+    /// Runs statements separated by semicolons, without parameters (a schema file).
+    public func run(script: String) throws {
+        let result = PQexec(conn, script)
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
+            throw PostgresError(code: PQresultErrorField(result, Int32(Character("C").asciiValue!)).map { String(cString: $0) },
+                                message: String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
     /// Runs `sql` with text parameters (`$1`, `$2`, …; nil is NULL) and returns the rows.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {

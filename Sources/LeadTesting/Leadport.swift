@@ -16,13 +16,15 @@ public enum Leadport {
     }
 
     /// Runs `leadport arguments…` in `directory` (default: the repository root).
-    public static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Result {
-        try run(program: binary, arguments, in: directory, stdin: stdin)
+    /// `environment` is added to the test's own.
+    public static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+        try run(program: binary, arguments, in: directory, stdin: stdin, environment: environment)
     }
 
     /// Runs another program (a checker such as `python3`, found on PATH when not a path).
-    public static func run(program: URL, _ arguments: [String], in directory: URL? = nil, stdin: Data? = nil) throws -> Result {
+    public static func run(program: URL, _ arguments: [String], in directory: URL? = nil, stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if program.path.contains("/") && FileManager.default.isExecutableFile(atPath: program.path) {
             process.executableURL = program
             process.arguments = arguments

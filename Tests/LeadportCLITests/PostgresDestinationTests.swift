@@ -1,0 +1,173 @@
+import Foundation
+import LeadTesting
+import Testing
+
+/// Shared by the remote destinations' tests: a folder, a list, and the report's outcomes.
+struct RemoteImport {
+    let dir: URL
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-remote-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: dir) }
+
+    /// A list of `count` people, each with an email and a street address; `edit` changes rows.
+    func list(_ name: String, count: Int, edit: (Int, inout [String]) -> Void = { _, _ in }) throws -> URL {
+        var text = "Name,Email,Phone,Address,City,State,Zip\n"
+        for k in 1...count {
+            var cells = ["Person \(k) Lee", "person\(k)@example.com", "617-555-\(String(format: "%04d", k % 10000))",
+                         "\(k) Main Street", "Boston", "MA", "02134"]
+            edit(k, &cells)
+            text += cells.joined(separator: ",") + "\n"
+        }
+        let url = dir.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    /// `leadport import FILE --to DEST --campaign C --ledger … --report …` and the report's
+    /// outcome and reason by source row.
+    func run(_ file: URL, to destination: String, campaign: String? = "Spring farm", extra: [String] = [], environment: [String: String] = [:],
+             ledger: String = "ledger.db") throws -> (result: Leadport.Result, outcomes: [Int: [String]]) {
+        let report = dir.appendingPathComponent("report-\(UUID().uuidString).csv")
+        var arguments = ["import", file.path, "--to", destination, "--ledger", dir.appendingPathComponent(ledger).path,
+                         "--report", report.path, "--progress", "jsonl", "--user", TestPostgres.user]
+        if let campaign { arguments += ["--campaign", campaign] }
+        let result = try Leadport.run(arguments + extra, environment: environment)
+        var outcomes: [Int: [String]] = [:]
+        if FileManager.default.fileExists(atPath: report.path) {
+            for cells in try CSVRows.read(report).dropFirst() { outcomes[Int(cells[2])!] = [cells[4], cells[6], cells[5]] }
+        }
+        return (result, outcomes)
+    }
+
+    static func count(_ outcomes: [Int: [String]], _ outcome: String) -> Int { outcomes.values.filter { $0[0] == outcome }.count }
+}
+
+@Suite(.serialized) struct PostgresDestinationTests {
+    @Test func importsIntoFlyrTablesAndARerunSendsNothing() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 1500)
+        let first = try t.run(list, to: db.url)
+        #expect(first.result.status == 0, "\(first.result.stderr)")
+        #expect(RemoteImport.count(first.outcomes, "created") == 1500)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 1500)
+        #expect(try db.int("SELECT count(*) FROM campaign_addresses") == 1500)
+        // The rows are FLYR's: in the named campaign, the user's, linked, numbered from 1.
+        #expect(try db.int("SELECT count(*) FROM campaigns WHERE name = 'Spring farm' AND owner_id = $1::uuid", [TestPostgres.user]) == 1)
+        #expect(try db.int("SELECT count(*) FROM contacts c JOIN campaign_addresses a ON a.id = c.address_id WHERE c.user_id = $1::uuid AND c.campaign_id = a.campaign_id",
+                           [TestPostgres.user]) == 1500)
+        #expect(try db.int("SELECT count(DISTINCT seq) FROM campaign_addresses WHERE seq BETWEEN 1 AND 1500 AND source = 'import_list'") == 1500)
+        #expect(try db.int("SELECT count(*) FROM campaign_addresses WHERE house_number = '7' AND street_name = 'MAIN ST' AND postal_code = '02134'") == 1)
+        // Two batches of PostgreSQL's thousand rows, each reported.
+        let batches = first.result.stderr.split(separator: "\n").filter { $0.contains("\"event\":\"batch\"") }
+        #expect(batches.count == 2)
+
+        let second = try t.run(list, to: db.url)
+        #expect(second.result.status == 0)
+        #expect(RemoteImport.count(second.outcomes, "unchanged") == 1500)
+        #expect(!second.result.stderr.contains("\"event\":\"batch\""))
+        #expect(try db.int("SELECT count(*) FROM contacts") == 1500)
+    }
+
+    @Test func withoutItsLedgerARunFindsTheCampaignsRowsInsteadOfAddingThemAgain() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 40)
+        #expect(try t.run(list, to: db.url).result.status == 0)
+        // Another machine, or a lost ledger file: a new ledger.
+        let again = try t.run(list, to: db.url, ledger: "other.db")
+        #expect(again.result.status == 0, "\(again.result.stderr)")
+        #expect(RemoteImport.count(again.outcomes, "unchanged") == 40)
+        #expect(again.outcomes[2]?[1] == "already at the destination")
+        #expect(try db.int("SELECT count(*) FROM contacts") == 40)
+        #expect(try db.int("SELECT count(*) FROM campaign_addresses") == 40)
+        // A row the FLYR app added by hand is recognised by its address.
+        let campaign = try db.connection.execute("SELECT id FROM campaigns").first![0]!
+        try db.connection.execute("INSERT INTO campaign_addresses (campaign_id, house_number, street_name, postal_code, source) VALUES ($1::uuid, '900', 'Main St', '02134-1111', 'map')", [campaign])
+        let more = try t.list("more.csv", count: 901)
+        let third = try t.run(more, to: db.url, ledger: "third.db")
+        #expect(third.outcomes[901]?[0] == "created")  // row 901 is person 900: a new contact, at the address already there
+        #expect(try db.int("SELECT count(*) FROM campaign_addresses WHERE house_number = '900'") == 1)
+    }
+
+    @Test func aChangedLeadIsUpdatedInPlace() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        #expect(try t.run(try t.list("leads.csv", count: 20), to: db.url).result.status == 0)
+        let edited = try t.list("leads.csv", count: 20) { k, cells in if k == 5 { cells[0] = "Penelope Lee" } }
+        let rerun = try t.run(edited, to: db.url)
+        #expect(rerun.result.status == 0, "\(rerun.result.stderr)")
+        #expect(rerun.outcomes[6]?[0] == "updated")
+        #expect(RemoteImport.count(rerun.outcomes, "unchanged") == 19)
+        #expect(try db.int("SELECT count(*) FROM contacts WHERE full_name = 'Penelope Lee' AND email = 'person5@example.com'") == 1)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 20)
+    }
+
+    @Test func aConstraintViolationInTheMiddleOfABatchRejectsThatRowAlone() throws {
+        let db = try TestPostgres()
+        // The user's database refuses some addresses (a real CHECK constraint of theirs).
+        try db.connection.execute("ALTER TABLE contacts ADD CONSTRAINT no_blocked_domain CHECK (email NOT LIKE '%@blocked.example')")
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 600) { k, cells in if k == 301 || k == 302 || k == 577 { cells[1] = "p\(k)@blocked.example" } }
+        let run = try t.run(list, to: db.url)
+        #expect(run.result.status == 3, "\(run.result.stderr)")
+        #expect(RemoteImport.count(run.outcomes, "created") == 597)
+        for row in [302, 303, 578] {
+            #expect(run.outcomes[row]?[0] == "rejected")
+            #expect(run.outcomes[row]?[1].contains("no_blocked_domain") == true, "\(run.outcomes[row] ?? [])")
+        }
+        // The batch's transaction took neither the contact nor its address for a refused row.
+        #expect(try db.int("SELECT count(*) FROM contacts") == 597)
+        #expect(try db.int("SELECT count(*) FROM campaign_addresses") == 597)
+        // A rejected row is not in the ledger: once the database allows it, the rerun sends it.
+        try db.connection.execute("ALTER TABLE contacts DROP CONSTRAINT no_blocked_domain")
+        let rerun = try t.run(list, to: db.url)
+        #expect(rerun.result.status == 0)
+        #expect(RemoteImport.count(rerun.outcomes, "created") == 3)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 600)
+    }
+
+    @Test func aDryRunReadsButWritesNothing() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 30)
+        let dry = try t.run(list, to: db.url, extra: ["--dry-run"])
+        #expect(dry.result.status == 0, "\(dry.result.stderr)")
+        #expect(RemoteImport.count(dry.outcomes, "created") == 30)
+        #expect(try db.int("SELECT count(*) FROM campaigns") == 0)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 0)
+        #expect(try t.run(list, to: db.url).result.status == 0)
+        let edited = try t.list("leads.csv", count: 31) { k, cells in if k == 3 { cells[0] = "Changed Lee" } }
+        let plan = try t.run(edited, to: db.url, extra: ["--dry-run"])
+        #expect(plan.outcomes[4]?[0] == "updated")
+        #expect(plan.outcomes[32]?[0] == "created")
+        #expect(RemoteImport.count(plan.outcomes, "unchanged") == 29)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 30)
+        #expect(try db.int("SELECT count(*) FROM contacts WHERE full_name = 'Changed Lee'") == 0)
+    }
+
+    @Test func aDatabaseWithoutFlyrTablesOrUnreachableIsAClearError() throws {
+        let bare = try TestPostgres(schema: false)
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 3)
+        let missing = try t.run(list, to: bare.url)
+        #expect(missing.result.status == 1)
+        #expect(missing.result.stderr.contains("sql/flyr-schema.sql"), "\(missing.result.stderr)")
+        // The password is not repeated in the message.
+        let unreachable = try t.run(list, to: "postgres://lead:s3cret-pw@127.0.0.1:1/nowhere")
+        #expect(unreachable.result.status == 1)
+        #expect(unreachable.result.stderr.contains("cannot connect"), "\(unreachable.result.stderr)")
+        #expect(!unreachable.result.stderr.contains("s3cret-pw"))
+        #expect(unreachable.outcomes.isEmpty)
+    }
+}
