@@ -177,9 +177,13 @@ public final class PostgresDestination: Destination {
             }
             guard create else { return nil }
             do {
-                return try connection.execute("""
-                    INSERT INTO campaigns (owner_id, name, type, address_source, status) VALUES ($1::uuid, $2, 'flyer', 'import_list', 'draft') RETURNING id
-                    """, [owner, reference]).first?[0]
+                // The id is fixed by the owner and the name, as for Supabase (where it matters).
+                let id = FlyrID.stable(ledgerName, "campaign", owner, reference)
+                try connection.execute("""
+                    INSERT INTO campaigns (id, owner_id, name, type, address_source, status) VALUES ($1::uuid, $2::uuid, $3, 'flyer', 'import_list', 'draft')
+                    ON CONFLICT (id) DO NOTHING
+                    """, [id, owner, reference])
+                return id
             } catch let error as PostgresError where error.code == "23503" || error.code == "22P02" {
                 throw PostgresError(code: error.code, message: "cannot create campaign \"\(reference)\": its owner \(owner) is not a user of the database (auth.users); "
                                     + "give a FLYR user's id with --user")

@@ -81,10 +81,13 @@ public final class SupabaseDestination: Destination {
     private let rest: URL
     private lazy var planner = FlyrPlanner(ledgerName: ledgerName) { [unowned self] campaign in try self.index(campaign: campaign) }
     private var nextSeq: [String: Int] = [:]
+    /// Seconds for one whole request (docs/http.md: a dropped kept-alive connection costs this).
+    private let timeout: Double
 
-    public init(config: SupabaseConfig, client: HTTPClient) throws {
+    public init(config: SupabaseConfig, client: HTTPClient, timeout: Double = 30) throws {
         self.config = config
         self.client = client
+        self.timeout = timeout
         rest = config.url.appendingPathComponent("rest/v1")
         var origin = URLComponents(url: config.url, resolvingAgainstBaseURL: false) ?? URLComponents()
         origin.path = ""
@@ -110,7 +113,7 @@ public final class SupabaseDestination: Destination {
         if body != nil { headers.add("Content-Type", "application/json") }
         if !prefer.isEmpty { headers.add("Prefer", prefer.joined(separator: ",")) }
         // Every write here is an idempotent upsert or a read: safe to send again.
-        let response = try client.send(HTTPRequest(method: method, url: parts.url!, headers: headers, body: body.map { Data($0.utf8) }, replayable: true, timeout: 60))
+        let response = try client.send(HTTPRequest(method: method, url: parts.url!, headers: headers, body: body.map { Data($0.utf8) }, replayable: true, timeout: timeout))
         guard (200..<300).contains(response.status) else { throw Self.refusal(response) }
         return response
     }
@@ -160,14 +163,17 @@ public final class SupabaseDestination: Destination {
                                                                     ("owner_id", "eq." + owner), ("limit", "1")]))
             if let id = found.first?["id"] as? String { return id }
             guard create else { return nil }
+            // Its id is fixed by the owner and the name, so that creating it twice (a lost
+            // answer, sent again) makes one campaign.
+            let id = FlyrID.stable(ledgerName, "campaign", owner, reference)
             var o = JSONObject()
+            o.set("id", id)
             o.set("owner_id", owner)
             o.set("name", reference)
             o.set("type", "flyer")
             o.set("address_source", "import_list")
             o.set("status", "draft")
-            let made = try rows(request("POST", "campaigns", query: [("select", "id")], prefer: ["return=representation"], body: o.text))
-            guard let id = made.first?["id"] as? String else { throw DestinationError(destination: name, message: "creating campaign \"\(reference)\" returned no id") }
+            _ = try request("POST", "campaigns", query: [("on_conflict", "id")], prefer: ["return=minimal", "resolution=ignore-duplicates"], body: o.text)
             return id
         }
     }

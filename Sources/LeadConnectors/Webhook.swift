@@ -20,9 +20,12 @@ public struct Webhook: Sendable {
     private let secret: String?
     private let client: HTTPClient
     private let now: @Sendable () -> Date
+    /// Seconds for one whole request.
+    private let timeout: Double
 
-    public init(url: URL, secret: String?, client: HTTPClient, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(url: URL, secret: String?, client: HTTPClient, timeout: Double = 30, now: @escaping @Sendable () -> Date = Date.init) {
         self.url = url
+        self.timeout = timeout
         self.secret = secret
         self.client = client
         self.now = now
@@ -48,7 +51,7 @@ public struct Webhook: Sendable {
         }
         let response: HTTPResponse
         do {
-            response = try client.send(HTTPRequest(method: "POST", url: url, headers: headers, body: document, replayable: true))
+            response = try client.send(HTTPRequest(method: "POST", url: url, headers: headers, body: document, replayable: true, timeout: timeout))
         } catch let error as HTTPTransportError {
             return .failed(reason: String(describing: error))
         }

@@ -12,11 +12,11 @@ public final class WebhookDestination: Destination {
     public var capabilities: DestinationCapabilities { Webhook.capabilities }
     private let webhook: Webhook
 
-    public init(url: URL, secret: String?, client: HTTPClient) {
+    public init(url: URL, secret: String?, client: HTTPClient, timeout: Double = 30) {
         let shown = Redactor(secrets: []).redact(url)
         name = "webhook:" + shown
         ledgerName = "webhook:" + shown
-        webhook = Webhook(url: url, secret: secret, client: client)
+        webhook = Webhook(url: url, secret: secret, client: client, timeout: timeout)
     }
 
     /// A catch hook has no campaigns: the name travels in each document.

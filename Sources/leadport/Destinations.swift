@@ -45,6 +45,8 @@ enum DestinationOption {
     /// `onRetry` (as progress events).
     static func open(_ kind: Kind, environment: [String: String] = ProcessInfo.processInfo.environment,
                      onRetry: @escaping @Sendable (Retry.Event) -> Void) throws -> (any Destination)? {
+        // Seconds for one whole HTTP exchange (docs/http.md).
+        let timeout = environment["LEADPORT_HTTP_TIMEOUT"].flatMap(Double.init).map { max(1, $0) } ?? 30
         switch kind {
         case .sqlite:
             return nil
@@ -54,10 +56,11 @@ enum DestinationOption {
             // A missing or unreadable setting is a configuration problem (exit status 2).
             let config: SupabaseConfig
             do { config = try SupabaseConfig(environment: environment) } catch let error as DestinationError { throw ValidationError(error.description) }
-            return try SupabaseDestination(config: config, client: client(SupabaseDestination.capabilities, auth: config.auth, onRetry: onRetry))
+            return try SupabaseDestination(config: config, client: client(SupabaseDestination.capabilities, auth: config.auth, onRetry: onRetry),
+                                           timeout: timeout)
         case .webhook(let url):
             let secret = environment["LEADPORT_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-            return WebhookDestination(url: url, secret: secret, client: client(Webhook.capabilities, auth: nil, onRetry: onRetry))
+            return WebhookDestination(url: url, secret: secret, client: client(Webhook.capabilities, auth: nil, onRetry: onRetry), timeout: timeout)
         }
     }
 

@@ -63,4 +63,18 @@ import Testing
             try URLSessionTransport().send(HTTPRequest(url: server.url("/slow?seconds=3"), timeout: 0.5))
         }
     }
+
+    /// URLSession on Linux (libcurl underneath) stalls when a server drops a kept-alive
+    /// connection mid-request: libcurl sends the request again on a new connection, and when
+    /// that one is dropped too the task never completes. The exchange's own timeout ends it.
+    @Test func aDroppedKeptAliveConnectionEndsWithinTheTimeout() throws {
+        let transport = URLSessionTransport()
+        _ = try transport.send(HTTPRequest(url: server.url("/echo")))
+        let start = Date()
+        #expect(throws: HTTPTransportError.timedOut(url: server.url("/drop?id=kept").absoluteString)) {
+            try transport.send(HTTPRequest(method: "POST", url: server.url("/drop?id=kept"), body: Data("{}".utf8), timeout: 2))
+        }
+        #expect(Date().timeIntervalSince(start) < 4)
+        #expect(try count("kept") == 2, "libcurl's own second try reached the server")
+    }
 }

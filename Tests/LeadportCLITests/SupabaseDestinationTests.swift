@@ -1,0 +1,151 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LeadTesting
+import Testing
+
+/// `--to supabase` against the PostgREST double (fixtures/servers/postgrest_double.py) over a
+/// real PostgreSQL database: the constraint violations are PostgreSQL's own.
+@Suite(.serialized) struct SupabaseDestinationTests {
+    let db: TestPostgres
+    let double: LocalServer
+    let t: RemoteImport
+
+    init() throws {
+        db = try TestPostgres()
+        double = try LocalServer(script: "servers/postgrest_double.py", arguments: ["--db", db.url])
+        t = try RemoteImport()
+    }
+
+    func token(role: String, sub: String? = nil) throws -> String {
+        let query = "role=\(role)" + (sub.map { "&sub=\($0)" } ?? "")
+        let data = try Data(contentsOf: double.url("/_double/token?" + query))
+        return (try JSONSerialization.jsonObject(with: data) as! [String: Any])["token"] as! String
+    }
+
+    var serviceRole: [String: String] {
+        get throws { ["SUPABASE_URL": double.url("").absoluteString, "SUPABASE_SERVICE_ROLE_KEY": try token(role: "service_role")] }
+    }
+
+    func faults(_ json: String) throws {
+        var request = URLRequest(url: double.url("/_double/faults"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(json.utf8)
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { _, _, _ in done.signal() }.resume()
+        done.wait()
+    }
+
+    func stats() throws -> [String: Int] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: double.url("/_double/stats"))) as! [String: Int]
+    }
+
+    func batchEvents(_ stderr: String) -> [[String: Any]] {
+        stderr.split(separator: "\n").compactMap { line in
+            guard line.contains("\"event\":\"batch\"") else { return nil }
+            return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }
+    }
+
+    @Test func importsThroughRestInBatchesAndARerunSendsNothing() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 1200)
+        let first = try t.run(list, to: "supabase", environment: try serviceRole)
+        #expect(first.result.status == 0, "\(first.result.stderr)")
+        #expect(RemoteImport.count(first.outcomes, "created") == 1200)
+        #expect(try db.int("SELECT count(*) FROM contacts c JOIN campaign_addresses a ON a.id = c.address_id") == 1200)
+        // Batches of 500 (and the last 200): one request per table each.
+        #expect(batchEvents(first.result.stderr).map { $0["size"] as? Int } == [500, 500, 200])
+        let writes = try stats()["writes"]!
+        #expect(writes == 1 + 3 * 2)  // the campaign, then addresses and contacts per batch
+
+        let second = try t.run(list, to: "supabase", environment: try serviceRole)
+        #expect(second.result.status == 0)
+        #expect(RemoteImport.count(second.outcomes, "unchanged") == 1200)
+        #expect(try stats()["writes"]! == writes)
+    }
+
+    @Test func aConstraintViolationMidBatchIsNarrowedToItsRowWithPostgrestsReason() throws {
+        defer { t.remove() }
+        try db.connection.execute("ALTER TABLE contacts ADD CONSTRAINT no_blocked_domain CHECK (email NOT LIKE '%@blocked.example')")
+        let list = try t.list("leads.csv", count: 300) { k, cells in if k == 150 { cells[1] = "p@blocked.example" } }
+        let run = try t.run(list, to: "supabase", environment: try serviceRole)
+        #expect(run.result.status == 3, "\(run.result.stderr)")
+        #expect(RemoteImport.count(run.outcomes, "created") == 299)
+        let reason = run.outcomes[151]?[1] ?? ""
+        #expect(run.outcomes[151]?[0] == "rejected")
+        #expect(reason.hasPrefix("400 23514:"), "\(reason)")
+        #expect(reason.contains("no_blocked_domain"))
+        #expect(try db.int("SELECT count(*) FROM contacts") == 299)
+        // The first refusal split the batch: several requests, each reported.
+        #expect(batchEvents(run.result.stderr).contains { $0["status"] as? String == "failed" })
+    }
+
+    @Test func a429WithRetryAfterAndA5xxStormAreWaitedOut() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 50)
+        // The campaign's creation is the first write: it meets a 429 asking for 1 s, then
+        // the addresses meet three 503s in a row.
+        try faults(#"{"statuses": [[429, "1"], [503, null], [503, null], [503, null]]}"#)
+        let started = Date()
+        let run = try t.run(list, to: "supabase", environment: try serviceRole)
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(RemoteImport.count(run.outcomes, "created") == 50)
+        #expect(Date().timeIntervalSince(started) >= 1)
+        let retries = batchEvents(run.result.stderr).filter { ($0["status"] as? String)?.hasPrefix("retry") == true }
+        #expect(retries.count == 4)
+        #expect(retries.first?["retry_after"] as? Double == 1)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 50)
+    }
+
+    @Test func aConnectionDroppedAfterTheWriteCommittedCreatesNoDuplicate() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 80)
+        // The campaign is created; then the addresses are committed and the answer is lost.
+        let warmUp = try t.run(try t.list("warmup.csv", count: 1), to: "supabase", environment: try serviceRole)
+        #expect(warmUp.result.status == 0, "\(warmUp.result.stderr)")
+        try faults(#"{"drop_after_commit": 1}"#)
+        // URLSession on Linux waits out the request's timeout when a kept-alive connection is
+        // dropped (docs/http.md); a short one keeps the test short.
+        let run = try t.run(list, to: "supabase", environment: try serviceRole.merging(["LEADPORT_HTTP_TIMEOUT": "3"]) { $1 })
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(RemoteImport.count(run.outcomes, "created") == 79)
+        #expect(RemoteImport.count(run.outcomes, "unchanged") == 1)  // person 1, from the warm-up
+        #expect(try db.int("SELECT count(*) FROM campaign_addresses") == 80)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 80)
+        #expect(try db.int("SELECT count(*) FROM campaigns") == 1)
+        #expect(batchEvents(run.result.stderr).contains { ($0["status"] as? String)?.hasPrefix("retry") == true })
+    }
+
+    @Test func aUsersTokenWritesAsThatUserAndNoOneElse() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 5)
+        let token = try token(role: "authenticated", sub: TestPostgres.user)
+        let user = ["SUPABASE_URL": double.url("").absoluteString, "SUPABASE_ACCESS_TOKEN": token, "SUPABASE_ANON_KEY": "anon-key"]
+        // RemoteImport passes --user TestPostgres.user, which is the token's user.
+        let run = try t.run(list, to: "supabase", environment: user)
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(try db.int("SELECT count(*) FROM contacts WHERE user_id = $1::uuid", [TestPostgres.user]) == 5)
+        #expect(try db.int("SELECT count(*) FROM campaigns WHERE owner_id = $1::uuid", [TestPostgres.user]) == 1)
+        // Another user's id beside the token is refused before anything is sent.
+        let other = try Leadport.run(["import", list.path, "--to", "supabase", "--user", "99999999-2222-4333-8444-555555555555",
+                                      "--ledger", t.dir.appendingPathComponent("x.db").path, "--progress", "none"], environment: user)
+        #expect(other.status == 2)
+        #expect(other.stderr.contains("is not the user of SUPABASE_ACCESS_TOKEN"), "\(other.stderr)")
+    }
+
+    @Test func badCredentialsStopTheRunWithoutLeakingTheKey() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 5)
+        let wrong = "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIn0.not-the-signature-at-all"
+        let run = try t.run(list, to: "supabase", environment: ["SUPABASE_URL": double.url("").absoluteString, "SUPABASE_SERVICE_ROLE_KEY": wrong])
+        #expect(run.result.status == 1)
+        #expect(run.result.stderr.contains("401 PGRST301"), "\(run.result.stderr)")
+        #expect(!run.result.stderr.contains("not-the-signature"))
+        #expect(try db.int("SELECT count(*) FROM contacts") == 0)
+        let unset = try t.run(list, to: "supabase", environment: ["SUPABASE_URL": "", "SUPABASE_SERVICE_ROLE_KEY": ""])
+        #expect(unset.result.status == 2)
+        #expect(unset.result.stderr.contains("SUPABASE_URL"))
+    }
+}
