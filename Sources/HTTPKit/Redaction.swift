@@ -7,7 +7,8 @@ public struct Redactor: Sendable {
     public static let mask = "[redacted]"
     static let secretHeaders: Set<String> = ["authorization", "apikey", "x-api-key", "api-key", "proxy-authorization", "cookie", "set-cookie",
                                              "x-leadport-signature"]
-    static let secretParameters: Set<String> = ["apikey", "api_key", "key", "token", "access_token", "refresh_token", "client_secret", "hapikey"]
+    static let secretParameters: Set<String> = ["apikey", "api_key", "key", "token", "access_token", "refresh_token", "client_secret", "hapikey",
+                                                "secret", "password", "signature", "sig"]
 
     private let secrets: [String]
 

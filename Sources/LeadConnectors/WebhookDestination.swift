@@ -13,10 +13,23 @@ public final class WebhookDestination: Destination {
     private let webhook: Webhook
 
     public init(url: URL, secret: String?, client: HTTPClient, timeout: Double = 30) {
-        let shown = Redactor(secrets: []).redact(url)
-        name = "webhook:" + shown
-        ledgerName = "webhook:" + shown
+        name = "webhook:" + Self.shown(url)
+        // A catch hook's URL is its credential: the ledger keeps a digest of it, not the URL.
+        ledgerName = name + "#" + SHA256.hash(data: Data(url.absoluteString.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
         webhook = Webhook(url: url, secret: secret, client: client, timeout: timeout)
+    }
+
+    /// The URL as reports show it: a catch hook's path and query are its secret
+    /// (`https://hooks.zapier.com/hooks/catch/123/abc/`), so only the host and the path's
+    /// first part are shown (`https://hooks.zapier.com/hooks/…`).
+    static func shown(_ url: URL) -> String {
+        var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        let segments = parts.path.split(separator: "/")
+        parts.path = segments.first.map { "/" + $0 + (segments.count > 1 || parts.query != nil ? "/…" : "") } ?? ""
+        parts.query = nil
+        parts.user = nil
+        parts.password = nil
+        return parts.string ?? "(webhook)"
     }
 
     /// A catch hook has no campaigns: the name travels in each document.
@@ -27,7 +40,10 @@ public final class WebhookDestination: Destination {
     public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
         .rows(try leads.map { lead in
             let key = Self.idempotencyKey(lead, hook: ledgerName)
-            return try webhook.send(Data(Self.document(lead, campaign: campaign, idempotencyKey: key).utf8), idempotencyKey: key)
+            let result = try webhook.send(Data(Self.document(lead, campaign: campaign, idempotencyKey: key).utf8), idempotencyKey: key)
+            // The receiver accepts a document either way; the ledger knows it was a change.
+            if lead.action == .update, case .created(let id) = result { return .updated(remoteID: id) }
+            return result
         })
     }
 
