@@ -89,6 +89,15 @@ public final class LeadStore {
                 DELETE FROM leadport_ledger WHERE destination LIKE 'sqlite:%';
                 """)
         }
+        // What a row looked like when its lead was delivered (a hash of its cells and of
+        // everything that turns cells into a lead), so that a rerun can pass over an unchanged
+        // row without building its lead again. Kept for remote destinations only.
+        m.registerMigration("ledger-row-hash") { db in
+            try db.execute(sql: """
+                ALTER TABLE leadport_ledger ADD COLUMN row_hash TEXT;
+                CREATE INDEX idx_ledger_row_hash ON leadport_ledger(destination, row_hash) WHERE row_hash IS NOT NULL;
+                """)
+        }
         return m
     }
 
@@ -125,6 +134,21 @@ public final class LeadStore {
                 let rows = try Row.fetchAll(db, sql: "SELECT dedupe_key, remote_id, content_hash FROM leadport_ledger WHERE destination = ? AND dedupe_key IN (\(marks))",
                                             arguments: StatementArguments([destination] + chunk))
                 for row in rows { found[row["dedupe_key"]] = LedgerEntry(remoteID: row["remote_id"], contentHash: row["content_hash"]) }
+            }
+            return found
+        }
+    }
+
+    /// The ledger entries whose leads came from rows with these hashes: hash → (key, remote id).
+    public func ledger(destination: String, rowHashes: [String]) throws -> [String: (key: String, remoteID: String)] {
+        try db.read { db in
+            var found: [String: (key: String, remoteID: String)] = [:]
+            for start in stride(from: 0, to: rowHashes.count, by: 500) {
+                let chunk = Array(rowHashes[start..<min(start + 500, rowHashes.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try Row.fetchAll(db, sql: "SELECT row_hash, dedupe_key, remote_id FROM leadport_ledger WHERE destination = ? AND row_hash IN (\(marks))",
+                                            arguments: StatementArguments([destination] + chunk))
+                for row in rows { found[row["row_hash"]] = (row["dedupe_key"], row["remote_id"]) }
             }
             return found
         }
@@ -290,14 +314,14 @@ public struct StoreTransaction {
         let tail = replacing ? """
              ON CONFLICT (destination, dedupe_key) DO UPDATE SET remote_id = excluded.remote_id, content_hash = excluded.content_hash,
               run_id = excluded.run_id, source_file = excluded.source_file, source_sheet = excluded.source_sheet,
-              source_row = excluded.source_row, updated_at = excluded.updated_at
+              source_row = excluded.source_row, updated_at = excluded.updated_at, row_hash = excluded.row_hash
             """ : ""
         try runRows(head + """
-             leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row, updated_at) VALUES
-            """, "(?,?,?,?,?,?,?,?,?)", tail, count: entries.count) { i, b in
+             leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row, updated_at, row_hash) VALUES
+            """, "(?,?,?,?,?,?,?,?,?,?)", tail, count: entries.count) { i, b in
                 let e = entries[i]
                 b.text(e.destination); b.text(e.key); b.text(e.remoteID); b.text(e.hash); b.text(e.run); b.text(e.source.file)
-                b.text(e.source.sheet); b.integer(e.source.row); b.text(now)
+                b.text(e.source.sheet); b.integer(e.source.row); b.text(now); b.text(e.rowHash)
             }
     }
 
@@ -368,9 +392,11 @@ public struct LedgerRecord: Sendable {
     public var hash: String
     public var run: String
     public var source: SourceLocation
+    /// The hash of the row the lead came from, for remote destinations (`ledger(destination:rowHashes:)`).
+    public var rowHash: String?
 
-    public init(destination: String, key: String, remoteID: String, hash: String, run: String, source: SourceLocation) {
-        (self.destination, self.key, self.remoteID, self.hash, self.run, self.source) = (destination, key, remoteID, hash, run, source)
+    public init(destination: String, key: String, remoteID: String, hash: String, run: String, source: SourceLocation, rowHash: String? = nil) {
+        (self.destination, self.key, self.remoteID, self.hash, self.run, self.source, self.rowHash) = (destination, key, remoteID, hash, run, source, rowHash)
     }
 }
 

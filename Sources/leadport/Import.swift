@@ -109,6 +109,7 @@ struct Import: ParsableCommand {
         named.value = options.remote?.name ?? to
         if case .sqlite(let path) = kind { options.databasePath = path } else { options.databasePath = ledger }
         if let user { options.user = user }
+        options.buildIdentity = LeadPortVersion.build
         if let supabase = options.remote as? SupabaseDestination, let owner = supabase.config.userID {
             if let user, user.lowercased() != owner.lowercased() {
                 throw ValidationError("--user \(user) is not the user of SUPABASE_ACCESS_TOKEN (\(owner)); leave --user out")

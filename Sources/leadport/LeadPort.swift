@@ -35,3 +35,13 @@ struct LeadPort: ParsableCommand {
 enum LeadPortVersion {
     static let string = "0.1.0"
 }
+
+extension LeadPortVersion {
+    /// The version and this very binary (its size and modification time): any rebuild, with
+    /// rules changed or not, counts as other rules.
+    static var build: String {
+        var info = stat()
+        guard stat("/proc/self/exe", &info) == 0 else { return string }
+        return "\(string):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+}

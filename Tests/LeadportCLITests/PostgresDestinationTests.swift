@@ -110,6 +110,29 @@ struct RemoteImport {
         #expect(try db.int("SELECT count(*) FROM contacts") == 20)
     }
 
+    @Test func aRerunPassesOverUnchangedRowsButStillSeesNewDuplicatesOfThem() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 10)
+        #expect(try t.run(list, to: db.url).result.status == 0)
+        // A new first row with person 3's email: it comes first, so it is the lead now (an
+        // update), and the unchanged row 4 becomes its duplicate.
+        var text = try String(contentsOf: list, encoding: .utf8)
+        text = text.replacingOccurrences(of: "Name,Email,Phone,Address,City,State,Zip\n", with: "Name,Email,Phone,Address,City,State,Zip\nThird Lee,person3@example.com,,,,,\n")
+        try text.write(to: list, atomically: true, encoding: .utf8)
+        let rerun = try t.run(list, to: db.url)
+        #expect(rerun.result.status == 0, "\(rerun.result.stderr)")
+        #expect(rerun.outcomes[2]?[0] == "updated")
+        #expect(rerun.outcomes[5]?[0] == "skipped")
+        #expect(rerun.outcomes[5]?[1] == "duplicate of row 2 (same email)")
+        #expect(RemoteImport.count(rerun.outcomes, "unchanged") == 9)
+        // The report still names each passed-over row's remote ids.
+        #expect(rerun.outcomes[3]?[2].contains("|a:") == true)
+        #expect(try db.int("SELECT count(*) FROM contacts WHERE full_name = 'Third Lee'") == 1)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 10)
+    }
+
     @Test func aConstraintViolationInTheMiddleOfABatchRejectsThatRowAlone() throws {
         let db = try TestPostgres()
         // The user's database refuses some addresses (a real CHECK constraint of theirs).

@@ -132,3 +132,36 @@ enum RequiredField {
         }
     }
 }
+
+/// A row as the ledger remembers it: its cells, and everything that turns cells into a lead
+/// (the build, the mapping and column plan, the options, the campaign). Equal hashes mean the
+/// same lead would be built (FNV-1a, 64 bits).
+enum RowHash {
+    static func fingerprint(plan: ColumnPlan, options: ImportOptions, campaign: String?, target: Mapping.Target) -> UInt64 {
+        var parts = [options.buildIdentity, plan.mapping.yaml(), plan.headers.joined(separator: "\u{1F}"),
+                     plan.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ","),
+                     plan.ignored.sorted().map(String.init).joined(separator: ","),
+                     options.region ?? "", options.dateOrder.map { "\($0)" } ?? "", campaign ?? "", target.rawValue, options.user]
+        parts.append(String(plan.width))
+        return mix(0xcbf2_9ce4_8422_2325, parts)
+    }
+
+    static func of(_ cells: [String], fingerprint: UInt64) -> String {
+        String(mix(fingerprint, cells), radix: 16)
+    }
+
+    private static func mix(_ seed: UInt64, _ parts: [String]) -> UInt64 {
+        var h = seed
+        for var part in parts {
+            part.withUTF8 { bytes in
+                for b in bytes {
+                    h ^= UInt64(b)
+                    h = h &* 0x100_0000_01b3
+                }
+            }
+            h ^= 0x1f  // the separator: ["ab", "c"] and ["a", "bc"] differ
+            h = h &* 0x100_0000_01b3
+        }
+        return h
+    }
+}

@@ -66,6 +66,9 @@ public struct ImportOptions: @unchecked Sendable {
     public var exportPath: String?
     public var reportPath: String?
     public var rejectsPath: String?
+    /// What built the rules (the version and the binary): a rerun passes over unchanged rows
+    /// only when the same rules would turn them into the same leads.
+    public var buildIdentity = ""
 
     public init(files: [String]) { self.files = files }
 }
@@ -105,6 +108,10 @@ public final class ImportRun: @unchecked Sendable {
         var reason: String?
         var stage: RejectStage?
         var remoteID: String?
+        /// The row's hash (`RowHash`), for remote destinations.
+        var rowHash: String?
+        /// The ledger knew the row as it is: its lead was not built again, and is unchanged.
+        var passedOver = false
 
         /// The key the ledger knows a row by: its dedupe key, or for a lead without one (a name
         /// alone) where it came from. (Static, so that reading it does not copy the row.)
@@ -198,16 +205,38 @@ public final class ImportRun: @unchecked Sendable {
             }
         }
         var builder: LeadBuilder?
+        // For a remote destination, rows are hashed as they come: a row the ledger has seen as
+        // it is now (same cells, same mapping and options, same rules) is passed over without
+        // building its lead, which is most of a rerun's work. Not when the processed sheet is
+        // written, which needs every lead.
+        let hashesRows = options.remote != nil && options.exportPath == nil
+        var fingerprint: UInt64 = 0
         while let incoming = rowsQueue.take() {
             switch incoming {
             case .file(let file, let plan):
+                fingerprint = RowHash.fingerprint(plan: plan, options: options, campaign: campaignID, target: target)
                 builder = LeadBuilder(plan: plan, region: options.region ?? plan.mapping.defaults.region ?? "US",
                                       dateOrder: options.dateOrder ?? plan.mapping.defaults.dateOrder,
                                       defaultState: plan.mapping.defaults.state, style: plan.mapping.defaults.addressStyle ?? .usps)
                 leadsQueue.put(.file(file, plan))
             case .rows(let rows, let plan):
                 guard let builder else { continue }
-                leadsQueue.put(.batch(ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target) }, plan))
+                guard hashesRows else {
+                    leadsQueue.put(.batch(ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target) }, plan))
+                    continue
+                }
+                let hashes = rows.map { RowHash.of($0.cells, fingerprint: fingerprint) }
+                let known = ledgerWasEmpty ? [:] : try store.ledger(destination: ledgerName, rowHashes: hashes)
+                leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices)) { i in
+                    if let (key, remoteID) = known[hashes[i]] {
+                        return Pending(lead: Lead(source: rows[i].location), cells: rows[i].cells, key: key, hash: "",
+                                       contact: ContactRecord(fullName: "", phone: nil, email: nil, address: nil, notes: nil),
+                                       outcome: .unchanged, remoteID: remoteID, rowHash: hashes[i], passedOver: true)
+                    }
+                    var pending = Self.prepare(rows[i], builder: builder, plan: plan, target: target)
+                    pending.rowHash = hashes[i]
+                    return pending
+                }, plan))
             }
         }
         leadsQueue.put(nil)
@@ -316,11 +345,12 @@ public final class ImportRun: @unchecked Sendable {
         }
 
         func accept(_ batch: inout [Pending], plan: ColumnPlan) throws {
-            for k in batch.indices where batch[k].outcome == nil {
+            for k in batch.indices where batch[k].outcome == nil || batch[k].passedOver {
                 // A lead without a dedupe key is known by its row, which comes twice only when
                 // a file is given twice.
                 let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
                 if let first = seenKeys[key] {
+                    batch[k].passedOver = false
                     batch[k].outcome = .skipped
                     batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: batch[k].lead)))"
                     batch[k].stage = .dedupe
@@ -552,7 +582,8 @@ public final class ImportRun: @unchecked Sendable {
                 (batch[k].outcome, batch[k].reason) = (.failed, reason)
                 continue
             }
-            records.append(LedgerRecord(destination: ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "", hash: lead.hash, run: runID, source: source))
+            records.append(LedgerRecord(destination: ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "", hash: lead.hash, run: runID, source: source,
+                                        rowHash: batch[k].rowHash))
         }
         try store.transaction { tx in try tx.record(records, replacing: true) }
     }
