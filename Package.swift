@@ -22,8 +22,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "LeadCore", swiftSettings: uncheckedExclusivityInRelease),
-        .target(name: "HTTPKit"),
-        .systemLibrary(name: "CLeadPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libcurl, loaded with dlopen by HTTPKit's transport (its header only at build time).
+        .target(name: "CLeadCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "HTTPKit", dependencies: ["CLeadCurl"]),
+        // libpq, loaded with dlopen by the PostgreSQL destination.
+        .target(name: "CLeadPQ", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "LeadConnectors", dependencies: ["LeadCore", "HTTPKit", "CLeadPQ", .product(name: "Crypto", package: "swift-crypto")]),
         .systemLibrary(name: "CLeadZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CLeadXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),

@@ -79,7 +79,7 @@ public enum HTTPTransportError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Sends one request and waits for its response. Implementations: `URLSessionTransport`; the
+/// Sends one request and waits for its response. Implementations: `CurlTransport`; the
 /// middleware in `HTTPClient` wraps one.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) throws -> HTTPResponse

@@ -40,14 +40,15 @@ public final class PostgresConnection {
         try connect()
     }
 
-    deinit { PQfinish(conn) }
+    deinit { lp_PQfinish(conn) }
 
     private func connect() throws {
-        PQfinish(conn)
-        conn = PQconnectdb(url)
-        guard PQstatus(conn) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
-            PQfinish(conn)
+        guard lp_pq_load() != 0 else { throw PostgresError(code: nil, message: String(cString: lp_pq_load_error())) }
+        lp_PQfinish(conn)
+        conn = lp_PQconnectdb(url)
+        guard lp_PQstatus(conn) == Int32(LP_CONNECTION_OK) else {
+            let message = String(cString: lp_PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
+            lp_PQfinish(conn)
             conn = nil
             throw PostgresError(code: nil, message: "cannot connect to \(Postgres.displayName(url)): \(message)")
         }
@@ -57,17 +58,17 @@ public final class PostgresConnection {
 
     /// Connects again when the connection was lost.
     public func reconnectIfNeeded() throws {
-        if conn == nil || PQstatus(conn) != CONNECTION_OK { try connect() }
+        if conn == nil || lp_PQstatus(conn) != Int32(LP_CONNECTION_OK) { try connect() }
     }
 
     /// Runs statements separated by semicolons, without parameters (a schema file).
     public func run(script: String) throws {
-        let result = PQexec(conn, script)
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
-            throw PostgresError(code: PQresultErrorField(result, Int32(Character("C").asciiValue!)).map { String(cString: $0) },
-                                message: String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines))
+        let result = lp_PQexec(conn, script)
+        defer { lp_PQclear(result) }
+        let status = lp_PQresultStatus(result)
+        guard status == Int32(LP_PGRES_COMMAND_OK) || status == Int32(LP_PGRES_TUPLES_OK) || status == Int32(LP_PGRES_EMPTY_QUERY) else {
+            throw PostgresError(code: lp_PQresultErrorField(result, Int32(Character("C").asciiValue!)).map { String(cString: $0) },
+                                message: String(cString: lp_PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
 
@@ -88,27 +89,27 @@ public final class PostgresConnection {
         let result: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
             let values: [UnsafePointer<CChar>?] = offsets.map { $0 < 0 ? nil : buffer.baseAddress! + $0 }
             return values.withUnsafeBufferPointer { pointers in
-                PQexecParams(conn, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
+                lp_PQexecParams(conn, sql, Int32(parameters.count), pointers.baseAddress)
             }
         }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+        defer { lp_PQclear(result) }
+        switch lp_PQresultStatus(result) {
+        case Int32(LP_PGRES_COMMAND_OK), Int32(LP_PGRES_EMPTY_QUERY):
             return []
-        case PGRES_TUPLES_OK:
-            let rows = PQntuples(result), columns = PQnfields(result)
+        case Int32(LP_PGRES_TUPLES_OK):
+            let rows = lp_PQntuples(result), columns = lp_PQnfields(result)
             var out: [[String?]] = []
             out.reserveCapacity(Int(rows))
             for r in 0..<rows {
-                out.append((0..<columns).map { c in PQgetisnull(result, r, c) != 0 ? nil : String(cString: PQgetvalue(result, r, c)) })
+                out.append((0..<columns).map { c in lp_PQgetisnull(result, r, c) != 0 ? nil : String(cString: lp_PQgetvalue(result, r, c)) })
             }
             return out
         default:
             func field(_ code: Character) -> String? {
-                PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
+                lp_PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
             }
-            let message = field("M") ?? String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw PostgresError(code: PQstatus(conn) == CONNECTION_OK ? field("C") : nil, message: message, detail: field("D"), hint: field("H"))
+            let message = field("M") ?? String(cString: lp_PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw PostgresError(code: lp_PQstatus(conn) == Int32(LP_CONNECTION_OK) ? field("C") : nil, message: message, detail: field("D"), hint: field("H"))
         }
     }
 }

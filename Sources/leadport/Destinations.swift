@@ -69,6 +69,6 @@ enum DestinationOption {
     static func client(_ capabilities: DestinationCapabilities, auth: Auth?, onRetry: @escaping @Sendable (Retry.Event) -> Void) -> HTTPClient {
         var chain: [any HTTPMiddleware] = [Retry(onRetry: onRetry), RateLimit(requests: capabilities.requests, per: capabilities.per)]
         if let auth { chain.append(auth) }
-        return HTTPClient(transport: URLSessionTransport(), chain)
+        return HTTPClient(transport: CurlTransport(), chain)
     }
 }

@@ -12,11 +12,11 @@ import Testing
 
     private func webhook(_ path: String, secret: String?) -> Webhook {
         Webhook(url: server.url(path), secret: secret,
-                client: HTTPClient(transport: URLSessionTransport(), [Retry(policy: BackoffPolicy(base: 0.02, cap: 0.05, maxAttempts: 3))]))
+                client: HTTPClient(transport: CurlTransport(), [Retry(policy: BackoffPolicy(base: 0.02, cap: 0.05, maxAttempts: 3))]))
     }
 
     private func recorded() throws -> [[String: Any]] {
-        let body = try URLSessionTransport().send(HTTPRequest(url: server.url("/hooks"))).body
+        let body = try CurlTransport().send(HTTPRequest(url: server.url("/hooks"))).body
         return try JSONSerialization.jsonObject(with: body) as? [[String: Any]] ?? []
     }
 

