@@ -19,6 +19,9 @@ static struct {
     char *(*getvalue)(const lp_pg_result *, int, int);
     char *(*result_error_field)(const lp_pg_result *, int);
     void (*clear)(lp_pg_result *);
+    int (*put_copy_data)(lp_pg_conn *, const char *, int);
+    int (*put_copy_end)(lp_pg_conn *, const char *);
+    lp_pg_result *(*get_result)(lp_pg_conn *);
 } pq;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char load_error[256];
@@ -44,6 +47,9 @@ static void load(void) {
     SYM(getvalue, "PQgetvalue")
     SYM(result_error_field, "PQresultErrorField")
     SYM(clear, "PQclear")
+    SYM(put_copy_data, "PQputCopyData")
+    SYM(put_copy_end, "PQputCopyEnd")
+    SYM(get_result, "PQgetResult")
 #undef SYM
     loaded = 1;
 }
@@ -71,3 +77,6 @@ int lp_PQgetisnull(const lp_pg_result *res, int row, int column) { return pq.get
 char *lp_PQgetvalue(const lp_pg_result *res, int row, int column) { return pq.getvalue(res, row, column); }
 char *lp_PQresultErrorField(const lp_pg_result *res, int fieldcode) { return res ? pq.result_error_field(res, fieldcode) : NULL; }
 void lp_PQclear(lp_pg_result *res) { if (res) pq.clear(res); }
+int lp_PQputCopyData(lp_pg_conn *conn, const char *buffer, int nbytes) { return pq.put_copy_data(conn, buffer, nbytes); }
+int lp_PQputCopyEnd(lp_pg_conn *conn, const char *errormsg) { return pq.put_copy_end(conn, errormsg); }
+lp_pg_result *lp_PQgetResult(lp_pg_conn *conn) { return pq.get_result(conn); }

@@ -105,12 +105,65 @@ public final class PostgresConnection {
             }
             return out
         default:
-            func field(_ code: Character) -> String? {
-                lp_PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
-            }
-            let message = field("M") ?? String(cString: lp_PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw PostgresError(code: lp_PQstatus(conn) == Int32(LP_CONNECTION_OK) ? field("C") : nil, message: message, detail: field("D"), hint: field("H"))
+            throw error(result)
         }
+    }
+
+    private func error(_ result: OpaquePointer?) -> PostgresError {
+        func field(_ code: Character) -> String? {
+            lp_PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
+        }
+        let message = field("M") ?? String(cString: lp_PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
+        return PostgresError(code: lp_PQstatus(conn) == Int32(LP_CONNECTION_OK) ? field("C") : nil, message: message, detail: field("D"), hint: field("H"))
+    }
+
+    /// `COPY table (columns) FROM STDIN` with `rows` in COPY's text format (`CopyText`).
+    public func copy(_ table: String, columns: String, rows: [UInt8]) throws {
+        let start = lp_PQexec(conn, "COPY \(table) (\(columns)) FROM STDIN")
+        let status = lp_PQresultStatus(start)
+        if status != Int32(LP_PGRES_COPY_IN) {
+            defer { lp_PQclear(start) }
+            throw error(start)
+        }
+        lp_PQclear(start)
+        let sent = rows.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { lp_PQputCopyData(conn, $0.baseAddress, Int32($0.count)) }
+        }
+        _ = lp_PQputCopyEnd(conn, sent == 1 ? nil : "LeadPort could not send the rows")
+        var failure: PostgresError?
+        while let result = lp_PQgetResult(conn) {
+            if failure == nil && lp_PQresultStatus(result) != Int32(LP_PGRES_COMMAND_OK) { failure = error(result) }
+            lp_PQclear(result)
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// Rows in COPY's text format: tab between values, a newline after each row, `\N` for NULL,
+/// and backslash, tab, newline and carriage return escaped.
+struct CopyText {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func row(_ values: [String?]) {
+        for (k, value) in values.enumerated() {
+            if k > 0 { bytes.append(9) }
+            guard var value else {
+                bytes += [92, 78]  // \N
+                continue
+            }
+            value.withUTF8 { utf8 in
+                for b in utf8 {
+                    switch b {
+                    case 92: bytes += [92, 92]
+                    case 9: bytes += [92, 116]
+                    case 10: bytes += [92, 110]
+                    case 13: bytes += [92, 114]
+                    default: bytes.append(b)
+                    }
+                }
+            }
+        }
+        bytes.append(10)
     }
 }
 
@@ -135,9 +188,10 @@ public enum Postgres {
 
 /// `--to postgres://…`: FLYR's tables in any PostgreSQL, Supabase's database included.
 ///
-/// Each batch is one transaction: new addresses, then new contacts, each a multi-row INSERT
-/// (`ON CONFLICT (id) DO NOTHING`: ids are fixed by the lead, so a batch sent again after a
-/// crash adds nothing), then the changed rows, one UPDATE per table. A batch that fails for a
+/// Each batch is one transaction: new addresses, then new contacts, each one COPY, then the
+/// changed rows, one UPDATE per table. Ids are fixed by the lead, so a batch sent again after a
+/// crash finds its rows there: COPY refuses it (a duplicate primary key), and the batch is
+/// written again as multi-row INSERTs with `ON CONFLICT (id) DO NOTHING`, which add nothing. A batch that fails for a
 /// row's data or a constraint is rolled back and split (`BatchSplitter`) until the bad rows
 /// stand alone.
 public final class PostgresDestination: Destination {
@@ -214,13 +268,21 @@ public final class PostgresDestination: Destination {
 
     public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
         var backoff = Backoff(policy: retry)
+        // COPY first: it is the fast way in, but it cannot skip rows already there. A batch
+        // some of whose ids exist (sent before a crash, its answer never recorded) is written
+        // again with INSERT … ON CONFLICT DO NOTHING.
+        var copying = true
         while true {
             do {
                 try connection.reconnectIfNeeded()
-                try write(leads, campaign: campaign, user: user)
+                try write(leads, campaign: campaign, user: user, copying: copying)
                 return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
             } catch let error as PostgresError {
                 _ = try? connection.execute("ROLLBACK")
+                if copying && error.code == "23505" && (error.message.contains("_pkey") || error.detail?.hasPrefix("Key (id)") == true) {
+                    copying = false
+                    continue
+                }
                 if error.isRowLevel { return .failed(reason: error.description, rowLevel: true) }
                 guard error.isTransient, case .retry(let wait) = backoff.failed() else {
                     return .rows(leads.map { _ in .failed(reason: "PostgreSQL: \(error.description)") })
@@ -230,7 +292,7 @@ public final class PostgresDestination: Destination {
         }
     }
 
-    private func write(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws {
+    private func write(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String, copying: Bool) throws {
         try connection.execute("BEGIN")
         let newAddresses = leads.filter { $0.action == .create && $0.createsAddress }
         if !newAddresses.isEmpty, let campaign {
@@ -242,29 +304,38 @@ public final class PostgresDestination: Destination {
             }
             var values: [String?] = []
             values.reserveCapacity(newAddresses.count * 10)
+            var text = CopyText()
             for lead in newAddresses {
                 let a = lead.address!
-                values += [lead.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, String(seq)]
+                let row = [lead.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, String(seq)]
+                if copying { text.row(row + ["import_list"]) } else { values += row }
                 seq += 1
             }
             nextSeq[campaign] = seq
-            try connection.execute(Self.rows("""
+            if copying {
+                try connection.copy("campaign_addresses", columns: "id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source",
+                                    rows: text.bytes)
+            } else { try connection.execute(Self.rows("""
                 INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source) VALUES
                 """, types: ["uuid", "uuid", "", "", "", "", "", "", "", "int", "'import_list'"], count: newAddresses.count)
-                + " ON CONFLICT (id) DO NOTHING", values)
+                + " ON CONFLICT (id) DO NOTHING", values) }
         }
         let newContacts = leads.filter { $0.action == .create && $0.createsContact }
         if !newContacts.isEmpty {
             var values: [String?] = []
             values.reserveCapacity(newContacts.count * 9)
+            var text = CopyText()
             for lead in newContacts {
                 let c = lead.contact!
-                values += [lead.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, lead.addressID, c.notes]
+                let row = [lead.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, lead.addressID, c.notes]
+                if copying { text.row(row + ["new"]) } else { values += row }
             }
-            try connection.execute(Self.rows("""
+            if copying {
+                try connection.copy("contacts", columns: "id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status", rows: text.bytes)
+            } else { try connection.execute(Self.rows("""
                 INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status) VALUES
                 """, types: ["uuid", "uuid", "", "", "", "", "uuid", "uuid", "", "'new'"], count: newContacts.count)
-                + " ON CONFLICT (id) DO NOTHING", values)
+                + " ON CONFLICT (id) DO NOTHING", values) }
         }
         let changedContacts = leads.filter { $0.action == .update && $0.contactID != nil && $0.contact != nil }
         if !changedContacts.isEmpty {

@@ -96,6 +96,22 @@ struct RemoteImport {
         #expect(try db.int("SELECT count(*) FROM campaign_addresses WHERE house_number = '900'") == 1)
     }
 
+    @Test func aBatchSentAgainWhoseRowsAreThereAddsNothing() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        // Contacts without a campaign are not looked up by content: only their ids, fixed by
+        // the lead, keep a resend (here, through a second ledger) from adding them twice.
+        let list = try t.list("leads.csv", count: 1200)
+        #expect(try t.run(list, to: db.url, campaign: nil).result.status == 0)
+        let partial = try t.list("more.csv", count: 1500)
+        let resent = try t.run(partial, to: db.url, campaign: nil, ledger: "other.db")
+        #expect(resent.result.status == 0, "\(resent.result.stderr)")
+        #expect(RemoteImport.count(resent.outcomes, "created") == 1500)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 1500)
+        #expect(try db.int("SELECT count(DISTINCT email) FROM contacts") == 1500)
+    }
+
     @Test func aChangedLeadIsUpdatedInPlace() throws {
         let db = try TestPostgres()
         let t = try RemoteImport()

@@ -9,7 +9,7 @@ typedef struct lp_pg_result lp_pg_result;
 
 // libpq's ConnStatusType and ExecStatusType values that LeadPort looks at.
 enum { LP_CONNECTION_OK = 0 };
-enum { LP_PGRES_EMPTY_QUERY = 0, LP_PGRES_COMMAND_OK = 1, LP_PGRES_TUPLES_OK = 2 };
+enum { LP_PGRES_EMPTY_QUERY = 0, LP_PGRES_COMMAND_OK = 1, LP_PGRES_TUPLES_OK = 2, LP_PGRES_COPY_IN = 4 };
 
 // 1 when libpq is loaded; 0 with the reason in lp_pq_load_error().
 int lp_pq_load(void);
@@ -28,4 +28,7 @@ int lp_PQgetisnull(const lp_pg_result *res, int row, int column);
 char *lp_PQgetvalue(const lp_pg_result *res, int row, int column);
 char *lp_PQresultErrorField(const lp_pg_result *res, int fieldcode);
 void lp_PQclear(lp_pg_result *res);
+int lp_PQputCopyData(lp_pg_conn *conn, const char *buffer, int nbytes);
+int lp_PQputCopyEnd(lp_pg_conn *conn, const char *errormsg);
+lp_pg_result *lp_PQgetResult(lp_pg_conn *conn);
 #endif
