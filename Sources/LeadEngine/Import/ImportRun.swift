@@ -562,7 +562,10 @@ public final class ImportRun: @unchecked Sendable {
         }
         var answers = [DeliveryResult?](repeating: nil, count: outbound.count)
         for (n, k) in sending.enumerated() { answers[k] = results[n] }
+        // Leads new to the ledger are plain inserts; only changed ones replace an entry (an
+        // upsert of many rows makes SQLite keep a statement journal: LeadStore.record).
         var records: [LedgerRecord] = []
+        var replacing: [LedgerRecord] = []
         for (n, k) in rows.enumerated() {
             let lead = outbound[n]
             let source = batch[k].lead.source
@@ -582,10 +585,14 @@ public final class ImportRun: @unchecked Sendable {
                 (batch[k].outcome, batch[k].reason) = (.failed, reason)
                 continue
             }
-            records.append(LedgerRecord(destination: ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "", hash: lead.hash, run: runID, source: source,
-                                        rowHash: batch[k].rowHash))
+            let record = LedgerRecord(destination: ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "", hash: lead.hash, run: runID, source: source,
+                                      rowHash: batch[k].rowHash)
+            if lead.action == .update { replacing.append(record) } else { records.append(record) }
         }
-        try store.transaction { tx in try tx.record(records, replacing: true) }
+        try store.transaction { tx in
+            try tx.record(records)
+            try tx.record(replacing, replacing: true)
+        }
     }
 
     /// A batch event's status: ok when every row went, partial when some were refused or not
