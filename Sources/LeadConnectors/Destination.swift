@@ -90,7 +90,9 @@ public struct OutboundLead: Sendable {
     public var key: String
     /// The hash of what is sent; the ledger keeps it to tell a changed lead from an unchanged one.
     public var hash: String
-    public var lead: Lead
+    /// The lead itself, shared (not copied) as the batch is filtered and split.
+    public var lead: Lead { box.lead }
+    private let box: LeadBox
     /// The FLYR contact to write, when the import writes contacts.
     public var contact: ContactRecord?
     /// The FLYR campaign address to write, when the import writes a campaign's addresses.
@@ -109,13 +111,18 @@ public struct OutboundLead: Sendable {
     public enum Action: Sendable, Equatable { case create, update }
 
     public init(key: String, hash: String, lead: Lead, contact: ContactRecord?, address: AddressRecord?, action: Action, remoteID: String?) {
-        (self.key, self.hash, self.lead, self.contact, self.address, self.action) = (key, hash, lead, contact, address, action)
+        (self.key, self.hash, self.box, self.contact, self.address, self.action) = (key, hash, LeadBox(lead), contact, address, action)
         if let remoteID { (contactID, addressID) = FlyrID.split(remoteID) }
     }
 
     /// The remote id the ledger and the report show: `contact|a:address`, or either alone (the
     /// embedded database's format).
     public var remoteID: String { FlyrID.join(contact: contactID, address: addressID) }
+}
+
+final class LeadBox: @unchecked Sendable {
+    let lead: Lead
+    init(_ lead: Lead) { self.lead = lead }
 }
 
 /// Where an import is delivered, other than the embedded database (which writes its ledger in

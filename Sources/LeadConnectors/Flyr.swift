@@ -72,7 +72,7 @@ final class FlyrPlanner {
             leads[k].createsAddress = false
             leads[k].createsContact = false
             if let address = leads[k].address {
-                if let found = known.address(address) {
+                if !known.addresses.isEmpty, let found = known.address(address) {
                     leads[k].addressID = found
                 } else {
                     leads[k].addressID = FlyrID.stable(ledgerName, scope, leads[k].key, "address")
@@ -80,7 +80,7 @@ final class FlyrPlanner {
                 }
             }
             if let contact = leads[k].contact {
-                if campaign != nil, let found = known.contact(contact) {
+                if campaign != nil, !known.contacts.isEmpty, let found = known.contact(contact) {
                     leads[k].contactID = found
                 } else {
                     leads[k].contactID = FlyrID.stable(ledgerName, scope, leads[k].key, "contact")
