@@ -30,8 +30,12 @@ struct Import: ParsableCommand {
     @Option(help: "The sheet to read, by name or 1-based position.")
     var sheet: String?
 
-    @Option(help: ArgumentHelp("Destination: \(DestinationOption.help). Credentials come from the environment: docs/destinations.md.", valueName: "dest"))
-    var to: String = "sqlite:leadport.db"
+    @Option(name: .customLong("to"), help: ArgumentHelp("Destination: \(DestinationOption.help). Credentials come from the environment: docs/destinations.md.",
+                                                        valueName: "dest"))
+    var destinations: [String] = []
+
+    /// One destination a run, for now (design.md §4.4 plans several).
+    var to: String { destinations.last ?? "sqlite:leadport.db" }
 
     @Option(help: ArgumentHelp("Where the ledger and the runs of an import to a remote destination are kept (a SQLite file).", valueName: "file.db"))
     var ledger: String = "leadport.db"
@@ -66,6 +70,9 @@ struct Import: ParsableCommand {
 
     func validate() throws {
         if mapping != nil && preset != nil { throw ValidationError("give --mapping or --preset, not both") }
+        if destinations.count > 1 {
+            throw ValidationError("one --to per run for now: import once per destination (each keeps its own ledger, so every run sends only what it lacks)")
+        }
         let destination = try DestinationOption.parse(to)
         if let user, UUID(uuidString: user) == nil { throw ValidationError("--user takes a user's id (a UUID), not \"\(user)\"") }
         if let export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {
