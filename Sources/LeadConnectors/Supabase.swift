@@ -224,12 +224,8 @@ public final class SupabaseDestination: Destination {
     private func fatalUnlessRows(_ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let refusal as Refusal where refusal.rowLevel || refusal.status == 429 || refusal.status >= 500 {
-            throw refusal
-        } catch let error as HTTPTransportError {
-            throw error
-        } catch {
-            try fatal { throw error }
+        } catch let refusal as Refusal where !refusal.rowLevel && refusal.status != 429 && refusal.status < 500 {
+            try fatal { throw refusal }
         }
     }
 

@@ -36,7 +36,8 @@ public final class TestPostgres: @unchecked Sendable {
 
     /// The first column of the first row, as an integer (`SELECT count(*) …`).
     public func int(_ sql: String, _ parameters: [String?] = []) throws -> Int {
-        Int(try connection.execute(sql, parameters).first?.first??.description ?? "") ?? -1
+        let value = try connection.execute(sql, parameters).first?.first ?? nil
+        return value.flatMap { Int($0) } ?? -1
     }
 
     public struct SetupError: Error, CustomStringConvertible {

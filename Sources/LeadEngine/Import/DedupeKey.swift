@@ -31,31 +31,42 @@ enum DedupeKey {
 /// A stable hash of what would be sent, so an unchanged lead is not sent again (FNV-1a, 64 bits).
 enum ContentHash {
     static func of(_ lead: Lead, contact: ContactRecord, target: Mapping.Target) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ part: String?) {
-            if var part {
-                part.withUTF8 { bytes in
-                    for b in bytes {
-                        h ^= UInt64(b)
-                        h = h &* 0x100_0000_01b3
-                    }
+        var h = FNV64()
+        // One call a field (this runs for every row: no array to allocate).
+        h.mix(target.rawValue)
+        h.mix(contact.fullName)
+        h.mix(contact.email)
+        h.mix(lead.phone)
+        h.mix(lead.mobile)
+        h.mix(lead.company)
+        h.mix(contact.notes)
+        h.mix(contact.address)
+        h.mix(lead.mailingAddress?.formatted)
+        return String(h.value, radix: 16)
+    }
+}
+
+/// FNV-1a over a sequence of strings, each followed by a separator (so `["ab", "c"]` and
+/// `["a", "bc"]` differ); nil counts as one zero byte. The ledger keeps these values from run
+/// to run: the mixing must not change.
+struct FNV64 {
+    private(set) var value: UInt64
+
+    init(seed: UInt64 = 0xcbf2_9ce4_8422_2325) { value = seed }
+
+    mutating func mix(_ part: String?) {
+        if var part {
+            part.withUTF8 { bytes in
+                for b in bytes {
+                    value ^= UInt64(b)
+                    value = value &* 0x100_0000_01b3
                 }
-            } else {
-                h = h &* 0x100_0000_01b3  // nil: one zero byte
             }
-            h ^= 0x1f
-            h = h &* 0x100_0000_01b3
+        } else {
+            value = value &* 0x100_0000_01b3
         }
-        mix(target.rawValue)
-        mix(contact.fullName)
-        mix(contact.email)
-        mix(lead.phone)
-        mix(lead.mobile)
-        mix(lead.company)
-        mix(contact.notes)
-        mix(contact.address)
-        mix(lead.mailingAddress?.formatted)
-        return String(h, radix: 16)
+        value ^= 0x1f
+        value = value &* 0x100_0000_01b3
     }
 }
 
@@ -143,25 +154,14 @@ enum RowHash {
                      plan.ignored.sorted().map(String.init).joined(separator: ","),
                      options.region ?? "", options.dateOrder.map { "\($0)" } ?? "", campaign ?? "", target.rawValue, options.user]
         parts.append(String(plan.width))
-        return mix(0xcbf2_9ce4_8422_2325, parts)
+        var h = FNV64()
+        for part in parts { h.mix(part) }
+        return h.value
     }
 
     static func of(_ cells: [String], fingerprint: UInt64) -> String {
-        String(mix(fingerprint, cells), radix: 16)
-    }
-
-    private static func mix(_ seed: UInt64, _ parts: [String]) -> UInt64 {
-        var h = seed
-        for var part in parts {
-            part.withUTF8 { bytes in
-                for b in bytes {
-                    h ^= UInt64(b)
-                    h = h &* 0x100_0000_01b3
-                }
-            }
-            h ^= 0x1f  // the separator: ["ab", "c"] and ["a", "bc"] differ
-            h = h &* 0x100_0000_01b3
-        }
-        return h
+        var h = FNV64(seed: fingerprint)
+        for cell in cells { h.mix(cell) }
+        return String(h.value, radix: 16)
     }
 }
