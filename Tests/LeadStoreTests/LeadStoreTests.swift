@@ -45,6 +45,27 @@ import Testing
         #expect(try store.ledger(destination: "sqlite:y", keys: keys)["email:a@b.example"]?.remoteID == "c9")
     }
 
+    @Test func rowHashesAreFoundBatchByBatchOrReadWholeUpToALimit() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = SourceLocation(file: "a.csv", row: 2)
+        // 1,201 entries: the batch look-up crosses two full lists of 500 and pads the third.
+        try store.transaction { tx in
+            try tx.record((0...1200).map { LedgerRecord(destination: "pg", key: "k\($0)", remoteID: "r\($0)", hash: "h", run: "r", source: source, rowHash: "x\($0)") }
+                          + [LedgerRecord(destination: "pg", key: "no-hash", remoteID: "r", hash: "h", run: "r", source: source),
+                             LedgerRecord(destination: "other", key: "k0", remoteID: "o0", hash: "h", run: "r", source: source, rowHash: "x0")])
+        }
+        let asked = (0...1200).map { "x\($0)" } + ["x-unknown"]
+        let byBatch = try store.ledger(destination: "pg", rowHashes: asked)
+        #expect(byBatch.count == 1201)
+        #expect(byBatch["x700"]?.key == "k700" && byBatch["x700"]?.remoteID == "r700" && byBatch["x1200"]?.remoteID == "r1200")
+        let whole = try #require(try store.ledgerByRowHash(destination: "pg", limit: 1202))
+        #expect(whole.count == 1201 && whole["x0"]?.remoteID == "r0" && whole["x1200"]?.key == "k1200")
+        #expect(try store.ledgerByRowHash(destination: "other", limit: 10)?["x0"]?.remoteID == "o0")
+        // Counted with the entry that has no row hash: 1,202 entries are over a limit of 1,201.
+        #expect(try store.ledgerByRowHash(destination: "pg", limit: 1201) == nil)
+    }
+
     @Test func aFailedTransactionLeavesNeitherRowsNorLedgerEntries() throws {
         let (store, dir) = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -210,6 +210,11 @@ public final class ImportRun: @unchecked Sendable {
         // building its lead, which is most of a rerun's work. Not when the processed sheet is
         // written, which needs every lead.
         let hashesRows = options.remote != nil && options.exportPath == nil
+        // What the ledger knows by row hash, read in one pass beside the first batches (see
+        // `LeadStore.ledgerByRowHash`); for a ledger much larger than any list, batch by batch.
+        let byRowHash = hashesRows && !ledgerWasEmpty ? Background(name: "leadport-ledger") { [store, ledgerName] in
+            try store.ledgerByRowHash(destination: ledgerName, limit: Self.ledgerPreloadLimit)
+        } : nil
         var fingerprint: UInt64 = 0
         while let incoming = rowsQueue.take() {
             switch incoming {
@@ -226,8 +231,15 @@ public final class ImportRun: @unchecked Sendable {
                     continue
                 }
                 let hashes = rows.map { RowHash.of($0.cells, fingerprint: fingerprint) }
-                let known = ledgerWasEmpty ? [:] : try store.ledger(destination: ledgerName, rowHashes: hashes)
-                leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices)) { i in
+                var known: [String: (key: String, remoteID: String)] = [:]
+                if let whole = try byRowHash?.value() ?? nil {
+                    // The batch's own entries, picked out here: hashing and looking up in the
+                    // parallel map below instead measured slower (0.55 s against 0.47 s a rerun).
+                    for hash in hashes { if let entry = whole[hash] { known[hash] = entry } }
+                } else if !ledgerWasEmpty {
+                    known = try store.ledger(destination: ledgerName, rowHashes: hashes)
+                }
+                leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices)) { [known] i in
                     if let (key, remoteID) = known[hashes[i]] {
                         return Pending(lead: Lead(source: rows[i].location), cells: rows[i].cells, key: key, hash: "",
                                        contact: ContactRecord(fullName: "", phone: nil, email: nil, address: nil, notes: nil),
@@ -249,6 +261,9 @@ public final class ImportRun: @unchecked Sendable {
         emit(.runFinished(summary))
         return summary
     }
+
+    /// Entries of a destination the ledger is read whole for, at most (some 200 bytes each).
+    static let ledgerPreloadLimit = 1_000_000
 
     /// Rows per transaction of the embedded database, and per hand-off between the stages.
     /// Fewer, larger commits write the hot index pages (the ledger's keys land all over its
