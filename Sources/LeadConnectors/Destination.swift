@@ -133,6 +133,10 @@ final class LeadBox: @unchecked Sendable {
 /// the ledger. A run killed between a write and its record is therefore safe only if sending
 /// the same leads again creates nothing twice: every destination makes its writes idempotent
 /// (ids fixed by the lead, upserts, idempotency keys).
+///
+/// `prepare` of one batch may run while `send` of an earlier one is under way, on another
+/// thread (never two `prepare`s, nor two `send`s, at once): what the two share, such as a
+/// database connection, the destination guards itself.
 public protocol Destination: AnyObject {
     /// How reports and events name it: no secrets.
     var name: String { get }

@@ -200,6 +200,9 @@ public final class PostgresDestination: Destination {
     /// A thousand rows per statement: 12 parameters a row stays under PostgreSQL's 65,535.
     public let capabilities = DestinationCapabilities(largestBatch: 1000, requests: 1_000_000, per: 1, upserts: true)
     private let connection: PostgresConnection
+    /// `prepare` (which may read the campaign's rows) and `send` are called from different
+    /// threads, for different batches at once; libpq's connection is for one at a time.
+    private let connectionLock = NSLock()
     private let retry: BackoffPolicy
     private let clock: any HTTPClock
     private lazy var planner = FlyrPlanner(ledgerName: ledgerName) { [unowned self] campaign in try self.index(campaign: campaign) }
@@ -226,7 +229,7 @@ public final class PostgresDestination: Destination {
     }
 
     public func campaign(_ reference: String, owner: String, create: Bool) throws -> String? {
-        try fatal {
+        try connectionLock.withLock { try fatal {
             if let id = try connection.execute("SELECT id FROM campaigns WHERE id::text = $1 OR name = $1 ORDER BY id::text = $1 DESC LIMIT 1", [reference]).first?[0] {
                 return id
             }
@@ -243,7 +246,7 @@ public final class PostgresDestination: Destination {
                 throw PostgresError(code: error.code, message: "cannot create campaign \"\(reference)\": its owner \(owner) is not a user of the database (auth.users); "
                                     + "give a FLYR user's id with --user")
             }
-        }
+        } }
     }
 
     public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
@@ -251,6 +254,8 @@ public final class PostgresDestination: Destination {
     }
 
     private func index(campaign: String) throws -> FlyrIndex {
+        connectionLock.lock()
+        defer { connectionLock.unlock() }
         var index = FlyrIndex()
         for row in try connection.execute("SELECT id, house_number, street_name, postal_code FROM campaign_addresses WHERE campaign_id = $1::uuid", [campaign]) {
             index.addAddress(id: row[0]!, house: row[1], street: row[2], postal: row[3])
@@ -267,6 +272,8 @@ public final class PostgresDestination: Destination {
     }
 
     public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+        connectionLock.lock()
+        defer { connectionLock.unlock() }
         var backoff = Backoff(policy: retry)
         // COPY first: it is the fast way in, but it cannot skip rows already there. A batch
         // some of whose ids exist (sent before a crash, its answer never recorded) is written

@@ -122,6 +122,16 @@ public final class LeadStore: @unchecked Sendable {
         }
     }
 
+    /// Closes the file now (SQLite folds its write-ahead log back into it), rather than when
+    /// the last reference goes, which a thread that used the store may hold until after the
+    /// process has exited: the log was then left beside the file, and a copy of the file
+    /// alone lacked the last run. Any use after this throws.
+    public func close() throws {
+        // Our own compiled statements first: SQLite will not close with any still open.
+        try db.writeWithoutTransaction { _ in scratch.statements.removeAll() }
+        try db.close()
+    }
+
     /// Whether the ledger knows any lead for `destination`.
     public func hasLedger(destination: String) throws -> Bool {
         try db.read { db in

@@ -118,6 +118,29 @@ import Testing
         #expect(try stats()["writes"] == 6)
     }
 
+    @Test func aDestinationThatFailsMidRunStopsItAndARerunFinishesWithoutDuplicates() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 1200)
+        let warmUp = try t.run(try t.list("warmup.csv", count: 1), to: "supabase", environment: try serviceRole)
+        #expect(warmUp.result.status == 0, "\(warmUp.result.stderr)")
+        // Batches of 500: the addresses and contacts of the first go in, then the second
+        // batch's addresses meet a refusal that no retry mends, while the next batch is being
+        // prepared on the other thread.
+        try faults(#"{"after": 2, "statuses": [[403, null]]}"#)
+        let stopped = try t.run(list, to: "supabase", environment: try serviceRole)
+        #expect(stopped.result.status == 1, "\(stopped.result.stderr)")
+        #expect(stopped.result.stderr.contains("403"), "\(stopped.result.stderr)")
+        // The warm-up's lead (the list's first, found there), and the first batch's 500.
+        #expect(try db.int("SELECT count(*) FROM contacts") == 501)
+        let rerun = try t.run(list, to: "supabase", environment: try serviceRole)
+        #expect(rerun.result.status == 0, "\(rerun.result.stderr)")
+        #expect(RemoteImport.count(rerun.outcomes, "created") + RemoteImport.count(rerun.outcomes, "unchanged") == 1200)
+        #expect(rerun.outcomes.count == 1200)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 1200)
+        #expect(try db.int("SELECT count(*) FROM campaign_addresses") == 1200)
+        #expect(try db.int("SELECT count(*) FROM (SELECT DISTINCT address_id FROM contacts) AS a") == 1200)
+    }
+
     @Test func aUsersTokenWritesAsThatUserAndNoOneElse() throws {
         defer { t.remove() }
         let list = try t.list("leads.csv", count: 5)

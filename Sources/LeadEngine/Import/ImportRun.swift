@@ -131,6 +131,7 @@ public final class ImportRun: @unchecked Sendable {
         }
         defer { _ = try? counted.value() }
         let store = try LeadStore(path: options.databasePath)
+        defer { try? store.close() }
         let plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
         ledgerWasEmpty = !(try store.hasLedger(destination: ledgerName))
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
@@ -153,14 +154,15 @@ public final class ImportRun: @unchecked Sendable {
             throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
         }
 
-        let delivery = try Delivery(run: self, store: store, campaign: campaignID, target: target, runID: runID)
+        let failure = FirstFailure()
+        let delivery = try Delivery(run: self, store: store, campaign: campaignID, target: target, runID: runID, failure: failure)
         // Three stages, each on a thread of its own, handing batches on through bounded queues:
         // the reader cuts the files into batches of rows; this thread builds each batch's leads
         // on every core; the delivery thread dedupes them in row order, writes them, and
-        // reports each row. A failure in the reader or the delivery stops both.
+        // reports each row. (For a remote destination the delivery is two threads: see
+        // `Delivery`.) A failure in the reader or the delivery stops both.
         let rowsQueue = BlockingQueue<Incoming?>(capacity: 2)
         let leadsQueue = BlockingQueue<Work?>(capacity: 2)
-        let failure = FirstFailure()
         let reading = WorkerThread(name: "leadport-reader") { [readerOptions = readerOptions()] in
             defer { rowsQueue.put(nil) }
             do {
@@ -195,7 +197,7 @@ public final class ImportRun: @unchecked Sendable {
                 draining = true
             }
             while let work = leadsQueue.take() {
-                guard !draining else { continue }
+                guard !draining && failure.error == nil else { continue }
                 do {
                     try delivery.handle(work)
                 } catch {
@@ -203,6 +205,7 @@ public final class ImportRun: @unchecked Sendable {
                     draining = true
                 }
             }
+            delivery.finishSending()
         }
         var builder: LeadBuilder?
         // For a remote destination, rows are hashed as they come: a row the ledger has seen as
@@ -292,6 +295,19 @@ public final class ImportRun: @unchecked Sendable {
         case batch([Pending], ColumnPlan)
     }
 
+    /// From the delivery thread to the sending one: a batch deduped and prepared, with what is
+    /// to go to the remote destination (nil: nothing).
+    enum Staged: Sendable {
+        case file(String, ColumnPlan)
+        case batch([Pending], ColumnPlan, Outgoing?)
+    }
+
+    /// A batch's leads for a remote destination, and the batch rows they came from.
+    struct Outgoing: Sendable {
+        var leads: [OutboundLead]
+        var rows: [Int]
+    }
+
     /// Everything about one row that does not depend on the rows before it: the lead, its key
     /// and hash, and whether it is blank or rejected. Runs on any thread.
     static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, target: Mapping.Target) -> Pending {
@@ -325,20 +341,38 @@ public final class ImportRun: @unchecked Sendable {
         private let report: CSVWriter?
         private let rejects: CSVWriter?
         private let export: TableWriter?
+        private let failure: FirstFailure
         private var seenKeys: [String: Int] = [:]
         private(set) var counts: [Outcome: Int] = [:]
         private(set) var rows = 0
+        /// For a remote destination (not in a dry run), the thread that sends each batch,
+        /// records it in the ledger and reports its rows, while the delivery thread dedupes and
+        /// prepares the next: LeadPort's work on batch n+1 then overlaps the destination's on
+        /// batch n, instead of waiting for it.
+        private var sending: (queue: BlockingQueue<Staged?>, thread: WorkerThread, remote: any Destination)?
 
-        init(run: ImportRun, store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
+        init(run: ImportRun, store: LeadStore, campaign: String?, target: Mapping.Target, runID: String, failure: FirstFailure) throws {
             self.run = run
             self.store = store
             self.campaign = campaign
             self.target = target
             self.runID = runID
+            self.failure = failure
             report = try run.options.reportPath.map { try CSVWriter(path: $0, protectFormulas: false) }
             rejects = try run.options.rejectsPath.map { try CSVWriter(path: $0) }
             export = try run.options.exportPath.map { try openTableWriter(path: $0) }
             try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
+            if let remote = run.options.remote, !run.options.dryRun {
+                let queue = BlockingQueue<Staged?>(capacity: 1)
+                let thread = WorkerThread(name: "leadport-send") { [self] in
+                    while let staged = queue.take() {
+                        // After a failure anywhere, what is still queued is dropped unsent.
+                        guard failure.error == nil else { continue }
+                        do { try self.send(staged) } catch { failure.record(error) }
+                    }
+                }
+                sending = (queue, thread, remote)
+            }
         }
 
         func startFile(_ file: String, plan: ColumnPlan) throws {
@@ -350,16 +384,40 @@ public final class ImportRun: @unchecked Sendable {
         /// instead of copied.
         func handle(_ work: consuming Work) throws {
             switch consume work {
-            case .file(let file, let plan): try startFile(file, plan: plan)
+            case .file(let file, let plan):
+                if let sending { sending.queue.put(.file(file, plan)) } else { try startFile(file, plan: plan) }
             case .batch(var batch, let plan):
-                try accept(&batch, plan: plan)
-                // Freeing a batch (some fifty strings a row) is left to another thread: this one
-                // is the pipeline's narrowest.
-                DispatchQueue.global().async { [batch] in _ = batch.count }
+                dedupe(&batch)
+                if let sending {
+                    let outgoing = try run.stage(&batch, for: sending.remote, store: store, campaign: campaign, target: target)
+                    sending.queue.put(.batch(batch, plan, outgoing))
+                    return
+                }
+                try run.deliver(&batch, store: store, campaign: campaign, target: target, runID: runID)
+                try finish(batch, plan: plan)
             }
         }
 
-        func accept(_ batch: inout [Pending], plan: ColumnPlan) throws {
+        /// On the sending thread.
+        private func send(_ staged: consuming Staged) throws {
+            guard let remote = sending?.remote else { return }
+            switch consume staged {
+            case .file(let file, let plan): try startFile(file, plan: plan)
+            case .batch(var batch, let plan, let outgoing):
+                if let outgoing { try run.send(outgoing, batch: &batch, to: remote, store: store, campaign: campaign, runID: runID) }
+                try finish(batch, plan: plan)
+            }
+        }
+
+        /// Waits for the sending thread to be done with what it was given.
+        func finishSending() {
+            guard let sending else { return }
+            sending.queue.put(nil)
+            sending.thread.join()
+        }
+
+        /// Marks each lead whose key an earlier row of the run had as a duplicate of it.
+        private func dedupe(_ batch: inout [Pending]) {
             for k in batch.indices where batch[k].outcome == nil || batch[k].passedOver {
                 // A lead without a dedupe key is known by its row, which comes twice only when
                 // a file is given twice.
@@ -373,7 +431,10 @@ public final class ImportRun: @unchecked Sendable {
                     seenKeys[key] = batch[k].lead.source.row
                 }
             }
-            try run.deliver(&batch, store: store, campaign: campaign, target: target, runID: runID)
+        }
+
+        /// Counts and reports each row of a delivered batch, then lets it go.
+        private func finish(_ batch: consuming [Pending], plan: ColumnPlan) throws {
             let destination = run.destination
             for k in batch.indices {
                 let outcome = batch[k].outcome ?? .failed
@@ -389,6 +450,9 @@ public final class ImportRun: @unchecked Sendable {
                 try export?.write(run.fitted(batch[k].cells, plan.width).map(SheetCell.text) + ExportColumns.values(batch[k].lead)
                                   + [.text(outcome.rawValue), .text(batch[k].reason ?? ""), .number(Double(source.row))])
             }
+            // Freeing a batch (some fifty strings a row) is left to another thread: this one
+            // is the pipeline's narrowest.
+            DispatchQueue.global().async { [batch] in _ = batch.count }
         }
 
         func close() throws {
@@ -541,6 +605,15 @@ public final class ImportRun: @unchecked Sendable {
     /// killed between the two leaves leads sent but unrecorded; the destination's idempotent
     /// writes make sending them again harmless.
     private func deliver(_ batch: inout [Pending], to remote: any Destination, store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
+        if let outgoing = try stage(&batch, for: remote, store: store, campaign: campaign, target: target) {
+            try send(outgoing, batch: &batch, to: remote, store: store, campaign: campaign, runID: runID)
+        }
+    }
+
+    /// The first half of a remote delivery: the leads the ledger knows unchanged are marked so,
+    /// and the rest prepared by the destination. In a dry run that is all (and nil is returned);
+    /// otherwise what is to be sent.
+    func stage(_ batch: inout [Pending], for remote: any Destination, store: LeadStore, campaign: String?, target: Mapping.Target) throws -> Outgoing? {
         let known = try knownLeads(batch, store: store)
         var outbound: [OutboundLead] = []
         var rows: [Int] = []
@@ -558,7 +631,7 @@ public final class ImportRun: @unchecked Sendable {
                                          action: entry == nil ? .create : .update, remoteID: entry?.remoteID))
             rows.append(k)
         }
-        guard !outbound.isEmpty else { return }
+        guard !outbound.isEmpty else { return nil }
         try remote.prepare(&outbound, campaign: campaign)
         if options.dryRun {
             for (lead, k) in zip(outbound, rows) {
@@ -566,8 +639,15 @@ public final class ImportRun: @unchecked Sendable {
                 if lead.alreadyThere { batch[k].reason = "already at the destination" }
                 if lead.action == .update || lead.alreadyThere { batch[k].remoteID = lead.remoteID }
             }
-            return
+            return nil
         }
+        return Outgoing(leads: outbound, rows: rows)
+    }
+
+    /// The second half: sends the leads in the destination's batches, gives each row its
+    /// outcome, and records what the destination confirmed.
+    func send(_ outgoing: Outgoing, batch: inout [Pending], to remote: any Destination, store: LeadStore, campaign: String?, runID: String) throws {
+        let (outbound, rows) = (outgoing.leads, outgoing.rows)
         let sending = outbound.indices.filter { !outbound[$0].alreadyThere }
         let splitter = BatchSplitter(largestBatch: remote.capabilities.largestBatch)
         let results = try splitter.deliver(sending.map { outbound[$0] }) { slice in
