@@ -104,3 +104,27 @@ import Testing
         #expect(origins.entries.count == 1)
     }
 }
+
+@Suite struct JSONTextTests {
+    @Test func quotedTextReadsBackAsItWasThroughFoundationsParser() throws {
+        let samples = ["", "plain", "O'Brien \"Jr\"", "back\\slash", "line\nbreak\r\ttab", "\u{01}\u{1F}\u{7F}",
+                       "Zoë Ångström 北京 🏠", "ends with \\", "\"", String(repeating: "ab\"", count: 300)]
+        for sample in samples {
+            let parsed = try JSONSerialization.jsonObject(with: Data(("[" + JSONText.quote(sample) + "]").utf8)) as? [String]
+            #expect(parsed == [sample], "\(sample.debugDescription)")
+        }
+        #expect(JSONText.quote("a\u{01}\"b") == #""a\u0001\"b""#)
+    }
+
+    @Test func anObjectKeepsItsFieldsInOrderWithNullsAndNumbers() throws {
+        var o = JSONObject()
+        o.set("name", "Ann \"Lee\"")
+        o.set("email", nil as String?)
+        o.set("seq", 7)
+        o.set("ok", true)
+        o.set("rate", 2.5)
+        o.set("nested", json: "[1,2]")
+        #expect(o.text == #"{"name":"Ann \"Lee\"","email":null,"seq":7,"ok":true,"rate":2.5,"nested":[1,2]}"#)
+        #expect(JSONObject().text == "{}")
+    }
+}
