@@ -188,9 +188,10 @@ public final class LeadStore: @unchecked Sendable {
 
     /// Runs `head (?, ?, …)` for `values`, `lookUpWidth` at a time, with `first` bound before
     /// them, and hands each result row to `row`. The statement is compiled once and its last
-    /// list is padded with NULLs, which match nothing: compiling a new list of 500 values for
-    /// every chunk took longer than the look-ups themselves (0.7 s of a 1.0 s rerun of the
-    /// 100k-row benchmark list, where the look-ups alone take 0.05 s).
+    /// list is padded with NULLs, which match nothing. Compiling a new list of 500 values for
+    /// every chunk cost about 1.2 ms a chunk: the look-ups of a rerun of the 100k-row
+    /// benchmark list went from 0.7 s to 0.4 s without it (the rest is each key or hash
+    /// landing on a page of its own; see `ledgerByRowHash`).
     private static func select(_ db: Database, _ scratch: BindScratch, _ head: String, _ first: String, _ values: [String],
                                _ row: (ResultColumns) -> Void) throws {
         guard !values.isEmpty else { return }
