@@ -11,8 +11,6 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "leadport", targets: ["leadport"]),
-        // libphonenumber behind a C function, loaded on first use (docs/architecture.md).
-        .library(name: "LeadPhone", type: .dynamic, targets: ["CLeadPhone"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,11 +35,12 @@ let package = Package(
             // overlapping accesses, and the dynamic exclusivity checks cost ~10% of XLSX time.
             swiftSettings: uncheckedExclusivityInRelease
         ),
-        // libphonenumber (C++) behind a C header; see docs/architecture.md. LeadNormalize sees
-        // only the header and loads libLeadPhone.so (CLeadPhone) with dlopen when first needed.
+        // libphonenumber (C++) behind a C header (CLeadPhoneAPI), implemented by CLeadPhone and
+        // linked into every binary, so that any build (`swift build`, `-c release`,
+        // `--product leadport`) parses phones; see docs/architecture.md.
         .target(name: "CLeadPhoneAPI"),
         .target(name: "CLeadPhone", dependencies: ["CLeadPhoneAPI"], linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]),
-        .target(name: "LeadNormalize", dependencies: ["LeadCore", "CLeadPhoneAPI", .product(name: "Yams", package: "Yams")],
+        .target(name: "LeadNormalize", dependencies: ["LeadCore", "CLeadPhoneAPI", "CLeadPhone", .product(name: "Yams", package: "Yams")],
                 swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "LeadWriters", dependencies: ["LeadCore", "CLeadZip"]),
         .target(name: "LeadStore", dependencies: ["LeadCore", .product(name: "GRDB", package: "GRDB.swift"),

@@ -101,6 +101,7 @@ struct Import: ParsableCommand {
     }
 
     func run() throws {
+        if let problem = PhoneRule.selfCheck() { throw ValidationError(problem) }
         var options = ImportOptions(files: files)
         options.reader.sheet = sheet
         let style: ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress

@@ -62,9 +62,8 @@ import Testing
     /// numbers (a tenth from the toll-free, premium, personal and special prefixes) it agrees
     /// with libphonenumber's own IsValidNumberForRegion on every one.
     @Test func theFixedLineFirstValidityCheckAgreesWithLibphonenumber() throws {
-        let check = try #require(PhoneLibrary.checkValidOrder)
-        #expect(check(300_000, 2026) == 0)
-        #expect(check(20_000, 7) == 0)
+        #expect(PhoneLibrary.checkValidOrder(300_000, 2026) == 0)
+        #expect(PhoneLibrary.checkValidOrder(20_000, 7) == 0)
     }
 }
 
@@ -246,5 +245,19 @@ import Testing
         expected.unicodeScalars.append(contentsOf: text.unicodeScalars.filter { !$0.properties.isWhitespace })
         #expect(removed == expected)
         #expect(EmailRule.normalize("ann\u{00A0}@exa\u{2003}mple.com").normalized == "ann@example.com")
+    }
+}
+
+/// Issue 12: `e164` and `region` belong to valid numbers only.
+@Suite struct PhoneValidityTests {
+    @Test func anInvalidNumberHasNoE164AndNoRegion() {
+        for input in ["123-456-7890", "617-555-010", "(017) 555-0100"] {
+            let r = PhoneRule.normalize(input)
+            #expect(!r.valid && r.e164 == nil && r.region == nil && r.problem != nil, "\(input)")
+        }
+    }
+
+    @Test func theLibraryChecksItselfBeforeAnImport() {
+        #expect(PhoneRule.selfCheck() == nil)
     }
 }

@@ -1,11 +1,12 @@
 import LeadCore
 import Foundation
 import CLeadPhoneAPI
+import CLeadPhone
 
 /// A phone number as libphonenumber reads it, after repairing what Excel does to long numbers.
 public struct PhoneResult: Sendable, Equatable {
     public var input: String
-    /// `+15085550123`; nil when the text is not a phone number at all.
+    /// `+15085550123`; nil unless the number is valid.
     public var e164: String?
     public var valid: Bool
     public var possible: Bool
@@ -40,35 +41,47 @@ public enum PhoneRule {
         if text.utf8.count >= 4, zip(text.utf8.prefix(4), "tel:".utf8).allSatisfy({ $0 | 0x20 == $1 }), text.lowercased().hasPrefix("tel:") {
             text = String(text.dropFirst(4))
         }
-        guard let parse = PhoneLibrary.parse else {
-            result.problem = PhoneLibrary.loadError
-            return result
-        }
         var out = cleadphone_result()
         // Region codes are ASCII; most arrive in capitals already.
         let upperRegion = region.utf8.contains(where: { ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 }) ? region.uppercased() : region
         let status = text.withCString { number in
-            upperRegion.withCString { region in parse(number, region, wantType ? 1 : 0, &out) }
+            upperRegion.withCString { region in PhoneLibrary.parse(number, region, wantType ? 1 : 0, &out) }
         }
         if status != 0 {
             result.problem = "not a phone number"
             return result
         }
-        result.e164 = string(out.e164)
         result.valid = out.is_valid != 0
         result.possible = out.is_possible != 0
         if wantType {
             let type = Int(out.type.rawValue)
             result.numberType = type < typeNames.count ? typeNames[type] : "UNKNOWN"
         }
-        let regionCode = string(out.region)
-        result.region = regionCode.isEmpty || regionCode == "ZZ" ? nil : regionCode
+        // A number in E.164 and its region only for a valid number (design.md §4.3): digits of
+        // the right length that no region assigns are no one's phone.
+        if result.valid {
+            result.e164 = string(out.e164)
+            let regionCode = string(out.region)
+            result.region = regionCode.isEmpty || regionCode == "ZZ" ? nil : regionCode
+        }
         let ext = string(out.extension)
         result.extension = ext.isEmpty ? nil : ext
         if !result.valid {
             result.problem = result.possible ? "not a valid number for its region" : "the wrong number of digits for a phone number"
         }
         return result
+    }
+
+    /// Why phones cannot be trusted in this binary, or nil: a number every metadata version knows
+    /// must read as valid. An import checks this before its first row (issue 12: a build whose
+    /// phone library was missing imported every contact without its phone and exited 0).
+    public static func selfCheck() -> String? {
+        let known = normalize("+1 617-253-1000")
+        guard known.valid, known.e164 == "+16172531000" else {
+            return "the phone library (libphonenumber) does not read +1 617-253-1000 as a valid number: "
+                + (known.problem ?? "no answer") + "; reinstall Debian's libphonenumber8 and rebuild LeadPort"
+        }
+        return nil
     }
 
     private static func string<T>(_ tuple: T) -> String {
@@ -78,49 +91,16 @@ public enum PhoneRule {
     }
 }
 
-/// libLeadPhone.so (the CLeadPhone target: libphonenumber behind one C function), loaded the
-/// first time a phone is parsed. It is looked for beside the running program (the build folder
-/// holds both), then in `../lib` from it, then where `LEADPORT_PHONE_LIBRARY` points.
+/// libphonenumber behind the C functions of `cleadphone.h` (the CLeadPhone target), linked into
+/// the binary: every way of building LeadPort gives a binary that parses phones.
 enum PhoneLibrary {
-    typealias Parse = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<cleadphone_result>?) -> Int32
-
-    typealias CheckValidOrder = @convention(c) (Int32, UInt64) -> Int32
-
-    private static let loaded: Result<(Parse, CheckValidOrder?), LoadError> = load()
-
-    struct LoadError: Error { var message: String }
-
-    static var parse: Parse? { try? loaded.get().0 }
-
-    /// The shim's own check of its validity short cut against libphonenumber (for the tests).
-    static var checkValidOrder: CheckValidOrder? { try? loaded.get().1 }
-
-    static var loadError: String? {
-        if case .failure(let error) = loaded { return error.message }
-        return nil
+    static func parse(_ number: UnsafePointer<CChar>, _ region: UnsafePointer<CChar>, _ wantType: Int32,
+                      _ out: UnsafeMutablePointer<cleadphone_result>) -> Int32 {
+        cleadphone_parse(number, region, wantType, out)
     }
 
-    private static func load() -> Result<(Parse, CheckValidOrder?), LoadError> {
-        var candidates: [String] = []
-        if let path = ProcessInfo.processInfo.environment["LEADPORT_PHONE_LIBRARY"] { candidates.append(path) }
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let dir = (exe as NSString).deletingLastPathComponent
-            candidates += [dir + "/libLeadPhone.so", (dir as NSString).deletingLastPathComponent + "/lib/libLeadPhone.so"]
-        }
-        var errors: [String] = []
-        for path in candidates {
-            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-                errors.append(dlerror().map { String(cString: $0) } ?? path)
-                continue
-            }
-            guard let symbol = dlsym(handle, "cleadphone_parse") else {
-                errors.append("\(path): no cleadphone_parse")
-                continue
-            }
-            let check = dlsym(handle, "cleadphone_check_valid_order").map { unsafeBitCast($0, to: CheckValidOrder.self) }
-            return .success((unsafeBitCast(symbol, to: Parse.self), check))
-        }
-        return .failure(LoadError(message: "cannot load the phone library libLeadPhone.so (keep it beside the leadport binary, "
-                                      + "or set LEADPORT_PHONE_LIBRARY): " + errors.joined(separator: "; ")))
+    /// The shim's own check of its validity short cut against libphonenumber (for the tests).
+    static func checkValidOrder(_ count: Int32, _ seed: UInt64) -> Int32 {
+        cleadphone_check_valid_order(count, seed)
     }
 }

@@ -45,7 +45,8 @@ struct AccuracyTally {
         var lines = ["\(rule): \(cases) labelled cases"]
         for field in order {
             let n = total[field] ?? 0, ok = right[field] ?? 0
-            lines.append(String(format: "  %-24@ %5d / %-5d %6.1f%%", field as NSString, ok, n, 100 * accuracy(field)))
+            let name = field.count >= 24 ? field : field + String(repeating: " ", count: 24 - field.count)
+            lines.append("  " + name + String(format: " %5d / %-5d %6.1f%%", ok, n, 100 * accuracy(field)))
         }
         lines += misses.map { "  miss: " + $0 }
         return lines.joined(separator: "\n")
