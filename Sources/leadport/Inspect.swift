@@ -12,6 +12,7 @@ struct Inspect: ParsableCommand {
             and the reason. Columns at 0.7 or above are mapped when importing without a mapping.
             --mapping-out writes that suggestion as a mapping file (docs/mappings.md) to edit and \
             pass to `leadport import --mapping`.
+            --preset or --mapping shows what that mapping makes of this file: the columns it             names, and the columns a preset does not name, mapped automatically as an import             would map them.
             """
     )
 
@@ -24,6 +25,12 @@ struct Inspect: ParsableCommand {
     @Option(help: ArgumentHelp("CSV delimiter to use instead of detecting one.", valueName: "char"))
     var delimiter: String?
 
+    @Option(help: ArgumentHelp("Show the columns as this preset from mappings/ maps them.", valueName: "name"))
+    var preset: String?
+
+    @Option(help: ArgumentHelp("Show the columns as this mapping file maps them.", valueName: "file.yaml"))
+    var mapping: String?
+
     @Flag(help: "Print the inspection as one JSON document.")
     var json = false
 
@@ -34,20 +41,30 @@ struct Inspect: ParsableCommand {
     var force = false
 
     func validate() throws {
+        if mapping != nil && preset != nil { throw ValidationError("give --mapping or --preset, not both") }
         if let mappingOut, !force, FileManager.default.fileExists(atPath: mappingOut) {
             throw ValidationError("\(mappingOut) already exists; pass --force to replace it")
         }
     }
 
     func run() throws {
+        // Which columns hold phones is judged by the phone rule.
+        if let problem = PhoneRule.selfCheck() { throw ValidationError(problem) }
         var options = RowReaderOptions(sheet: sheet)
         options.delimiter = try DelimiterOption.parse(delimiter)
         let inspection = try Inspector.inspect(path: file, options: options)
+        var applied: AppliedMapping?
+        if let given = try preset.map(Presets.load) ?? mapping.map({ try Mapping.load(path: $0) }) {
+            let plan = try ColumnPlan.make(path: file, options: options, mapping: given)
+            applied = AppliedMapping(plan: plan, source: preset.map { "preset \($0)" } ?? "mapping \(mapping ?? "")")
+        }
         let out = StandardOutput.shared
         if json {
-            try out.write(InspectionJSON.render(inspection) + "\n")
+            var text = InspectionJSON.render(inspection)
+            if let applied { text = String(text.dropLast()) + ",\"mapping\":" + applied.json + "}" }
+            try out.write(text + "\n")
         } else {
-            try out.write(InspectionText.render(inspection))
+            try out.write(InspectionText.render(inspection) + (applied?.text ?? ""))
         }
         if let mappingOut {
             let text = MappingSuggestion.yaml(inspection, file: file)

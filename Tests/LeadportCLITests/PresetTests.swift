@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LeadTesting
 import Testing
 
@@ -81,14 +82,16 @@ private func report(_ url: URL) throws -> [Int: (outcome: String, reason: String
         #expect(grace["date"] == "2024-03-05")
     }
 
-    @Test func aPresetThatMatchesNoIdentifyingColumnStopsWithTheFilesColumns() throws {
+    @Test func aPresetOnAFileWithNoIdentifyingColumnStopsWithTheFilesColumns() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try Leadport.run(["import", "fixtures/presets/google-contacts-export.csv", "--preset", "owner-list",
+        let csv = dir.appendingPathComponent("parcels.csv")
+        try "Parcel,Bedrooms,Assessed Value\n12-004-118,3,412000\n12-004-119,2,289500\n".write(to: csv, atomically: true, encoding: .utf8)
+        let result = try Leadport.run(["import", csv.path, "--preset", "owner-list",
                                        "--to", "sqlite:" + dir.appendingPathComponent("l.db").path, "--progress", "none"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("none of the mapping's name, email, phone or address columns is in this file"))
-        #expect(result.stderr.contains("\"E-mail 1 - Value\""))
+        #expect(result.stderr.contains("no column of this file holds a name, email, phone or address"), "\(result.stderr)")
+        #expect(result.stderr.contains("\"Assessed Value\""))
     }
 
     @Test func anUnknownPresetListsTheShippedOnes() throws {
@@ -112,5 +115,87 @@ private func report(_ url: URL) throws -> [Int: (outcome: String, reason: String
                                      "--progress", "none"])
         #expect(with.status == 0)
         #expect(with.stderr.contains("created 2, updated 0, unchanged 0, skipped 1"))
+    }
+
+    // Issue 12: a preset names the headers of its source; every other column is mapped
+    // automatically, exactly as without a preset. Each shipped preset on a realistic list of its
+    // kind whose headers it mostly does not name (fixtures/presets/other-headers/).
+
+    /// The issue's own case: an owner list with a title row and headers flyr-recipients does not
+    /// name, into a campaign.
+    @Test func flyrRecipientsReadsAnOwnerListWithHeadersItDoesNotName() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = "fixtures/presets/other-headers/flyr-recipients-owner-list.xlsx"
+        let (result, outcomes, rows) = try importing(file, preset: "flyr-recipients", extra: ["--campaign", "Maple Heights"], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(outcomes.mapValues(\.outcome) == [3: "created", 4: "created", 5: "created"])
+        let karen = try processed(rows, row: 3)
+        #expect(karen["full_name"] == "Karen Lindsay")
+        #expect(karen["address"] == "41 MAPLE AVE APT 2, SPRINGFIELD, IL 62704")
+        #expect(karen["mobile"] == "'+12175550142")
+        #expect(karen["email"] == "karen.lindsay@example.com")
+        // The ZIP openpyxl stored as a number.
+        #expect(try processed(rows, row: 4)["address"] == "17 OAK ST, SPRINGFIELD, IL 62702")
+        let db = try DatabaseQueue(path: dir.appendingPathComponent("l.db").path)
+        let zips = try db.read { try String.fetchAll($0, sql: "SELECT postal_code FROM campaign_addresses ORDER BY seq") }
+        #expect(zips == ["62704", "62702", "62629"])
+        // inspect --preset shows the same plan, column by column.
+        let inspect = try Leadport.run(["inspect", file, "--preset", "flyr-recipients", "--json"])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let mapping = try #require(json["mapping"] as? [String: Any])
+        #expect(mapping["target"] as? String == "campaign_addresses")
+        let columns = try #require(mapping["columns"] as? [[String: Any]])
+        let byName = Dictionary(uniqueKeysWithValues: columns.map { ($0["name"] as? String ?? "", $0) })
+        #expect(byName["City"]?["by"] as? String == "mapping" && byName["City"]?["field"] as? String == "city")
+        for (header, field) in [("Owner Name", "full_name"), ("Property Address", "address"), ("ST", "state"), ("Cell", "mobile"),
+                                ("E-mail", "email"), ("Notes", "notes")] {
+            #expect(byName[header]?["field"] as? String == field, "\(header)")
+            #expect(byName[header]?["by"] as? String == "automatic", "\(header)")
+        }
+    }
+
+    @Test(arguments: [
+        // preset, file, the row to look at, what its processed columns must hold
+        ("flyr-contacts", "flyr-contacts-crm-export.csv", 2,
+         ["full_name": "Maria Gonzalez", "mobile": "'+13125550190", "email": "maria.g@example.com",
+          "address": "2200 N LINCOLN AVE, CHICAGO, IL 60614"], ["Lead Status": "status", "Comments": "notes", "Town": "city"]),
+        ("google-contacts-csv", "google-contacts-outlook-style.csv", 2,
+         ["first_name": "Ellen", "last_name": "Ochoa", "email": "ellen.ochoa@example.com", "phone": "'+12815550123",
+          "address": "2101 NASA PKWY, HOUSTON, TX 77058"], ["Home Postal Code": "zip", "Primary Phone": "phone"]),
+        ("hubspot-export", "hubspot-renamed-properties.csv", 2,
+         ["first_name": "Ada", "last_name": "Lovelace", "email": "ada@example.com", "phone": "'+12065550134",
+          "mobile": "'+12065550135", "address": "1 ANALYTICAL WAY, SEATTLE, WA 98101"], ["Surname": "last_name", "Lifecycle Stage": "status"]),
+        ("followupboss-export", "followupboss-custom-columns.csv", 2,
+         ["first_name": "Nina", "last_name": "Simone", "email": "nina@example.com", "mobile": "'+19195550166",
+          "address": "12 BRYON RD, TRYON, NC 28782"], ["Lead Source": "source", "Postal Code": "zip"]),
+        ("generic-leads", "generic-leads-spanish-headers.csv", 3,
+         ["full_name": "Diego Ramos", "email": "diego.ramos@example.com", "phone": "'+17865550199",
+          "address": "77 NE 2ND AVE APT 5, MIAMI, FL 33132"], ["Nombre Completo": "full_name", "Código Postal": "zip"]),
+        ("owner-list", "owner-list-assessor-export.csv", 2,
+         ["address": "881 LAKE SHORE DR, MADISON, WI 53703", "mailing_address": "PO BOX 12, TAMPA, FL 33601"],
+         ["Owner(s)": "full_name", "Situs Zip": "zip"]),
+    ] as [(String, String, Int, [String: String], [String: String])])
+    func everyPresetMapsTheColumnsItDoesNotNameAutomatically(preset: String, file: String, row: Int, expected: [String: String],
+                                                             automatic: [String: String]) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (result, outcomes, rows) = try importing("fixtures/presets/other-headers/" + file, preset: preset,
+                                                     extra: preset == "owner-list" ? ["--campaign", "Assessor list"] : [], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!outcomes.isEmpty && outcomes.values.allSatisfy { $0.outcome == "created" }, "\(outcomes)")
+        let cells = try processed(rows, row: row)
+        for (column, value) in expected.sorted(by: { $0.key < $1.key }) {
+            #expect(cells[column] == value, "\(preset) \(column)")
+        }
+        // inspect --preset says which columns automatic mapping filled.
+        let inspect = try Leadport.run(["inspect", "fixtures/presets/other-headers/" + file, "--preset", preset, "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let columns = try #require((json["mapping"] as? [String: Any])?["columns"] as? [[String: Any]])
+        for (header, field) in automatic {
+            let column = columns.first { $0["name"] as? String == header }
+            #expect(column?["field"] as? String == field && column?["by"] as? String == "automatic", "\(preset) \(header): \(String(describing: column))")
+        }
     }
 }

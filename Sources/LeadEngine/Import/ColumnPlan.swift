@@ -21,6 +21,9 @@ public struct ColumnPlan: Sendable {
     /// Columns the mapping ignores: neither a field nor an extra.
     public var ignored: Set<Int>
     public var suggestions: [AutoMapper.Suggestion]
+    /// Columns a mapping with `other_columns: auto` (every preset) does not name, mapped by the
+    /// auto-mapper as they would be without a mapping: column index → its suggestion.
+    public var automatic: [Int: AutoMapper.Suggestion] = [:]
     public var mapping: Mapping
 
     /// Reads the head of the file, finds the header and plans the columns. Throws
@@ -85,11 +88,28 @@ public struct ColumnPlan: Sendable {
                 ignored.insert(k)
             }
         }
-        if mapping.missingColumns == .ignore, !fields.values.contains(where: \.isIdentifying) {
-            throw MappingError.invalid(file, "none of the mapping's name, email, phone or address columns is in this file; its columns: "
-                                       + headers.filter { !$0.isEmpty }.map { "\"\($0)\"" }.joined(separator: ", "))
+        // A preset names the headers of its source; the columns it does not name are mapped
+        // as they would be without it, each field to its surest column, never over a field
+        // the preset fills.
+        var automatic: [Int: AutoMapper.Suggestion] = [:]
+        if let given, !given.columns.isEmpty, given.otherColumns == .auto {
+            var taken = Set(fields.values)
+            for s in suggestions.sorted(by: { $0.confidence > $1.confidence }) {
+                guard let field = s.field, s.confidence >= AutoMapper.threshold, fields[s.column] == nil, !ignored.contains(s.column),
+                      !taken.contains(field) else { continue }
+                fields[s.column] = field
+                automatic[s.column] = s
+                taken.insert(field)
+            }
         }
-        return ColumnPlan(headerRow: headerIndex.map { head[$0].location.row }, rowsThroughHeader: headerIndex.map { $0 + 1 } ?? 0, headers: headers, width: width, fields: fields,
-                          transforms: transforms, ignored: ignored, suggestions: suggestions, mapping: mapping)
+        if mapping.missingColumns == .ignore, !fields.values.contains(where: \.isIdentifying) {
+            let which = mapping.otherColumns == .auto ? "no column of this file holds a name, email, phone or address, by the mapping's headers or by automatic mapping"
+                : "none of the mapping's name, email, phone or address columns is in this file"
+            throw MappingError.invalid(file, which + "; its columns: " + headers.filter { !$0.isEmpty }.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        var plan = ColumnPlan(headerRow: headerIndex.map { head[$0].location.row }, rowsThroughHeader: headerIndex.map { $0 + 1 } ?? 0, headers: headers, width: width,
+                              fields: fields, transforms: transforms, ignored: ignored, suggestions: suggestions, mapping: mapping)
+        plan.automatic = automatic
+        return plan
     }
 }

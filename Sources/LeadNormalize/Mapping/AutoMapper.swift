@@ -57,7 +57,8 @@ public enum AutoMapper {
         let padded = " " + folded + " "
         var best: (field: LeadField, length: Int, end: Int)?
         for (field, names) in foldedSynonyms {
-            for name in names where name.count > 3 {
+            // Short synonyms (`st`, `tel`, `cp`) are words inside too many headers; `zip` is not.
+            for name in names where name.count > 3 || name == "zip" {
                 guard let range = padded.range(of: " " + name + " ", options: .backwards) else { continue }
                 let end = padded.distance(from: padded.startIndex, to: range.upperBound)
                 if best == nil || name.count > best!.length || (name.count == best!.length && end > best!.end) {

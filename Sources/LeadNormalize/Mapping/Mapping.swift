@@ -55,6 +55,13 @@ public struct Mapping: Codable, Sendable, Equatable {
         case error, ignore
     }
 
+    /// What the columns a mapping does not name become: extras (`extras`, for a mapping written
+    /// for one file), or whatever automatic mapping makes of them (`auto`, for presets, which
+    /// name the headers of their source and must still read a list with other headers).
+    public enum OtherColumns: String, Codable, Sendable {
+        case extras, auto
+    }
+
     /// One line saying what the mapping is for (shown in the list of presets).
     public var description: String?
     public var target: Target = .contacts
@@ -69,18 +76,20 @@ public struct Mapping: Codable, Sendable, Equatable {
     public var required: [LeadField] = []
     public var extras: Extras = .keep
     public var missingColumns: MissingColumns = .error
+    public var otherColumns: OtherColumns = .extras
 
     enum CodingKeys: String, CodingKey {
         case description, target, sheet, columns, defaults, dedupe, required, extras
         case headerRow = "header_row"
         case missingColumns = "missing_columns"
+        case otherColumns = "other_columns"
     }
 
     public init() {}
 
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: ["description", "target", "sheet", "header_row", "columns", "defaults", "dedupe", "required",
-                                                "extras", "missing_columns"])
+                                                "extras", "missing_columns", "other_columns"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         target = try c.decodeIfPresent(Target.self, forKey: .target) ?? .contacts
         sheet = try c.decodeIfPresent(String.self, forKey: .sheet)
@@ -91,6 +100,7 @@ public struct Mapping: Codable, Sendable, Equatable {
         required = try c.decodeIfPresent([LeadField].self, forKey: .required) ?? []
         extras = try c.decodeIfPresent(Extras.self, forKey: .extras) ?? .keep
         missingColumns = try c.decodeIfPresent(MissingColumns.self, forKey: .missingColumns) ?? .error
+        otherColumns = try c.decodeIfPresent(OtherColumns.self, forKey: .otherColumns) ?? .extras
         description = try c.decodeIfPresent(String.self, forKey: .description)
     }
 
@@ -141,6 +151,7 @@ public struct Mapping: Codable, Sendable, Equatable {
         if !required.isEmpty { lines.append("required: [\(required.map(\.rawValue).joined(separator: ", "))]") }
         lines.append("extras: \(extras.rawValue)")
         if missingColumns != .error { lines.append("missing_columns: \(missingColumns.rawValue)") }
+        if otherColumns != .extras { lines.append("other_columns: \(otherColumns.rawValue)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -177,7 +188,7 @@ public enum MappingError: Error, CustomStringConvertible, Equatable {
     static func enumProblem(_ text: String) -> String? {
         let choices: [String: [String]] = [
             "Transform": Transform.allCases.map(\.rawValue), "Target": ["contacts", "campaign_addresses", "both"],
-            "Extras": ["keep", "notes", "drop"], "MissingColumns": ["error", "ignore"], "DedupeKeyKind": DedupeKeyKind.allCases.map(\.rawValue),
+            "Extras": ["keep", "notes", "drop"], "MissingColumns": ["error", "ignore"], "OtherColumns": ["extras", "auto"], "DedupeKeyKind": DedupeKeyKind.allCases.map(\.rawValue),
             "DateOrder": DateOrder.allCases.map(\.rawValue), "AddressStyle": AddressStyle.allCases.map(\.rawValue),
             "LeadField": LeadField.allCases.map(\.rawValue),
         ]
