@@ -143,14 +143,46 @@ public protocol Destination: AnyObject {
     /// How the ledger knows it: the same for every run against the same place.
     var ledgerName: String { get }
     var capabilities: DestinationCapabilities { get }
-    /// The id of the campaign with this id or name; when there is none, created (with `owner`)
-    /// if `create`, else nil.
-    func campaign(_ reference: String, owner: String, create: Bool) throws -> String?
+    /// The campaign `reference` names, on every FLYR destination alike (see `CampaignMatch`):
+    /// an id (a UUID) is looked up by id alone, whoever owns it, and never created; a name is
+    /// looked up among `owner`'s campaigns (everyone's when `owner` is nil) and, when there is
+    /// none and `create`, created as an `import_list` campaign of `owner`.
+    func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch?
     /// Before a batch is sent (and in a dry run, instead of sending): gives new leads their ids
     /// and marks those already at the destination. Writes nothing.
     func prepare(_ leads: inout [OutboundLead], campaign: String?) throws
     /// Sends at most `capabilities.largestBatch` leads.
     func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer
+}
+
+/// A campaign found or made: its id, and its owner (the contacts' `user_id` when no user is
+/// given), when the destination knows one.
+public struct CampaignMatch: Sendable, Equatable {
+    public var id: String
+    public var owner: String?
+
+    public init(id: String, owner: String?) {
+        self.id = id
+        self.owner = owner
+    }
+
+    /// Whether `reference` is a campaign id (a UUID) rather than a name.
+    public static func isID(_ reference: String) -> Bool { UUID(uuidString: reference) != nil }
+}
+
+/// Several campaigns answer to one name and nothing says whose is meant.
+public struct AmbiguousCampaign: Error, CustomStringConvertible {
+    public var name: String
+    public var ids: [String]
+
+    public init(name: String, ids: [String]) {
+        self.name = name
+        self.ids = ids
+    }
+
+    public var description: String {
+        "several campaigns are named \"\(name)\" (\(ids.joined(separator: ", "))); give the campaign's id with --campaign, or its owner with --user"
+    }
 }
 
 /// A destination that cannot go on (bad credentials, a missing table): the run stops with this

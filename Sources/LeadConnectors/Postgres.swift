@@ -228,12 +228,18 @@ public final class PostgresDestination: Destination {
         }
     }
 
-    public func campaign(_ reference: String, owner: String, create: Bool) throws -> String? {
+    public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? {
         try connectionLock.withLock { try fatal {
-            if let id = try connection.execute("SELECT id FROM campaigns WHERE id::text = $1 OR name = $1 ORDER BY id::text = $1 DESC LIMIT 1", [reference]).first?[0] {
-                return id
+            let found = CampaignMatch.isID(reference)
+                ? try connection.execute("SELECT id, owner_id FROM campaigns WHERE id = $1::uuid", [reference])
+                : try connection.execute("SELECT id, owner_id FROM campaigns WHERE name = $1 AND ($2::uuid IS NULL OR owner_id = $2::uuid) ORDER BY created_at, id LIMIT 2",
+                                         [reference, owner])
+            if found.count > 1 { throw AmbiguousCampaign(name: reference, ids: found.compactMap { $0[0] }) }
+            if let row = found.first, let id = row[0] { return CampaignMatch(id: id, owner: row[1]) }
+            guard create, !CampaignMatch.isID(reference) else { return nil }
+            guard let owner else {
+                throw DestinationError(destination: name, message: "no campaign is named \"\(reference)\"; to create it, give its owner, a FLYR user's id, with --user")
             }
-            guard create else { return nil }
             do {
                 // The id is fixed by the owner and the name, as for Supabase (where it matters).
                 let id = FlyrID.stable(ledgerName, "campaign", owner, reference)
@@ -241,7 +247,7 @@ public final class PostgresDestination: Destination {
                     INSERT INTO campaigns (id, owner_id, name, type, address_source, status) VALUES ($1::uuid, $2::uuid, $3, 'flyer', 'import_list', 'draft')
                     ON CONFLICT (id) DO NOTHING
                     """, [id, owner, reference])
-                return id
+                return CampaignMatch(id: id, owner: owner)
             } catch let error as PostgresError where error.code == "23503" || error.code == "22P02" {
                 throw PostgresError(code: error.code, message: "cannot create campaign \"\(reference)\": its owner \(owner) is not a user of the database (auth.users); "
                                     + "give a FLYR user's id with --user")

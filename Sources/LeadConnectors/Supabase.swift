@@ -156,13 +156,26 @@ public final class SupabaseDestination: Destination {
 
     // MARK: Destination
 
-    public func campaign(_ reference: String, owner: String, create: Bool) throws -> String? {
+    public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? {
         try fatal {
-            let byID = UUID(uuidString: reference) != nil
-            let found = try rows(request("GET", "campaigns", query: [("select", "id"), byID ? ("id", "eq." + reference) : ("name", "eq." + reference),
-                                                                    ("owner_id", "eq." + owner), ("limit", "1")]))
-            if let id = found.first?["id"] as? String { return id }
-            guard create else { return nil }
+            // An id is the campaign's whoever owns it (the service role sees every campaign; a
+            // user's token, under row-level security, only that user's); a name is the owner's.
+            var query = [("select", "id,owner_id")]
+            if CampaignMatch.isID(reference) {
+                query += [("id", "eq." + reference), ("limit", "1")]
+            } else {
+                query += [("name", "eq." + reference), ("order", "created_at"), ("limit", "2")]
+                if let owner { query.append(("owner_id", "eq." + owner)) }
+            }
+            let found = try rows(request("GET", "campaigns", query: query)).compactMap { row in
+                (row["id"] as? String).map { CampaignMatch(id: $0, owner: row["owner_id"] as? String) }
+            }
+            if found.count > 1 { throw AmbiguousCampaign(name: reference, ids: found.map(\.id)) }
+            if let match = found.first { return match }
+            guard create, !CampaignMatch.isID(reference) else { return nil }
+            guard let owner else {
+                throw DestinationError(destination: name, message: "no campaign is named \"\(reference)\"; to create it, give its owner, a FLYR user's id, with --user")
+            }
             // Its id is fixed by the owner and the name, so that creating it twice (a lost
             // answer, sent again) makes one campaign.
             let id = FlyrID.stable(ledgerName, "campaign", owner, reference)
@@ -174,7 +187,7 @@ public final class SupabaseDestination: Destination {
             o.set("address_source", "import_list")
             o.set("status", "draft")
             _ = try request("POST", "campaigns", query: [("on_conflict", "id")], prefer: ["return=minimal", "resolution=ignore-duplicates"], body: o.text)
-            return id
+            return CampaignMatch(id: id, owner: owner)
         }
     }
 

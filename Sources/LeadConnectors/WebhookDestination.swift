@@ -33,7 +33,7 @@ public final class WebhookDestination: Destination {
     }
 
     /// A catch hook has no campaigns: the name travels in each document.
-    public func campaign(_ reference: String, owner: String, create: Bool) throws -> String? { reference }
+    public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? { CampaignMatch(id: reference, owner: nil) }
 
     public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {}
 

@@ -107,18 +107,27 @@ public final class LeadStore: @unchecked Sendable {
     /// The ledger name of the rows written to this database itself (whatever path it was opened by).
     public static let ownLedger = "sqlite"
 
-    /// The id of the campaign named or numbered `reference`, created (as an `import_list`
-    /// campaign) when no campaign has that id or name.
-    public func campaign(_ reference: String, owner: String, create: Bool) throws -> (id: String, created: Bool)? {
+    /// The campaign `reference` names, as every FLYR destination finds it: an id (a UUID) by id
+    /// alone, whoever owns it, and never created; a name among `owner`'s campaigns (everyone's
+    /// when `owner` is nil), created as an `import_list` campaign when there is none and
+    /// `create`. Several campaigns of one name and no owner to choose: `ambiguous` lists them.
+    public func campaign(_ reference: String, owner: String?, create: Bool) throws
+        -> (id: String, owner: String, created: Bool, ambiguous: [String])? {
         try db.write { db in
-            if let id = try String.fetchOne(db, sql: "SELECT id FROM campaigns WHERE id = ? OR name = ? ORDER BY id = ? DESC LIMIT 1", arguments: [reference, reference, reference]) {
-                return (id, false)
+            let isID = UUID(uuidString: reference) != nil
+            let found = isID
+                ? try Row.fetchAll(db, sql: "SELECT id, owner_id FROM campaigns WHERE lower(id) = lower(?)", arguments: [reference])
+                : try Row.fetchAll(db, sql: "SELECT id, owner_id FROM campaigns WHERE name = ? AND (? IS NULL OR lower(owner_id) = lower(?)) ORDER BY created_at, id LIMIT 2",
+                                   arguments: [reference, owner, owner])
+            if let row = found.first {
+                return (row["id"], row["owner_id"], false, found.count > 1 ? found.map { $0["id"] } : [])
             }
-            guard create else { return nil }
+            guard create, !isID else { return nil }
             let id = UUID().uuidString.lowercased()
+            let owner = owner ?? FlyrUser.local
             try db.execute(sql: "INSERT INTO campaigns (id, owner_id, name, type, address_source, status) VALUES (?, ?, ?, 'flyer', 'import_list', 'draft')",
                            arguments: [id, owner, reference])
-            return (id, true)
+            return (id, owner, true, [])
         }
     }
 

@@ -32,6 +32,10 @@ enum ExitStatus {
             printError("leadport: \(mapping.description)")
             Glibc.exit(usage)
         }
+        if error is UnknownCampaign || error is AmbiguousCampaign {
+            printError("leadport: \(error)")
+            Glibc.exit(usage)
+        }
         if let store = error as? StoreError {
             printError("leadport: \(store.description)")
             Glibc.exit(failed)

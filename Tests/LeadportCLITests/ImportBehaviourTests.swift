@@ -255,21 +255,57 @@ import Testing
 }
 
 @Suite struct PhoneLibraryTests {
-    @Test func withoutThePhoneLibraryOnlyPhonesFailAndTheMessageSaysWhatIsMissing() throws {
+    /// Issue 12: a binary built without the separate phone library answered every phone with
+    /// "cannot load the phone library" and imported contacts without their phones. The phone
+    /// rule is now part of the binary: a copy of it alone, in a folder of its own, parses
+    /// phones and stores them.
+    @Test func aCopyOfTheBinaryAloneParsesAndStoresPhones() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-alone-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let alone = dir.appendingPathComponent("leadport")
         try FileManager.default.copyItem(at: Leadport.binary, to: alone)
-        #expect(try Leadport.run(program: alone, ["--version"]).status == 0)
-        let email = try Leadport.run(program: alone, ["normalize", "email"], stdin: Data("ann@example.com\n".utf8))
-        #expect(email.stdout.contains("\"valid\":true"))
         let phone = try Leadport.run(program: alone, ["normalize", "phone"], stdin: Data("617-555-0100\n".utf8))
-        #expect(phone.stdout.contains("cannot load the phone library libLeadPhone.so"), "\(phone.stdout)")
-        // Beside the binary again, it loads.
-        try FileManager.default.copyItem(at: Leadport.binary.deletingLastPathComponent().appendingPathComponent("libLeadPhone.so"),
-                                         to: dir.appendingPathComponent("libLeadPhone.so"))
-        let loaded = try Leadport.run(program: alone, ["normalize", "phone"], stdin: Data("617-555-0100\n".utf8))
-        #expect(loaded.stdout.contains("\"e164\":\"+16175550100\""))
+        #expect(phone.stdout.contains("\"e164\":\"+16175550100\""), "\(phone.stdout)")
+        let list = dir.appendingPathComponent("list.csv")
+        try Data("Name,Phone\nAnn Lee,(617) 555-0100\n".utf8).write(to: list)
+        let db = dir.appendingPathComponent("out.db")
+        let run = try Leadport.run(program: alone, ["import", list.path, "--to", "sqlite:" + db.path, "--progress", "none"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let phones = try DatabaseQueue(path: db.path).read { try String.fetchAll($0, sql: "SELECT phone FROM contacts") }
+        #expect(phones == ["+16175550100"])
+    }
+}
+
+/// Issue 12, in the embedded database: `--campaign ID` uses the campaign with that id whoever
+/// owns it (its contacts are the owner's when no --user is given); an unknown id is an error.
+@Suite struct CampaignByIDTests {
+    @Test func anExistingCampaignIdIsUsedAndAnUnknownOneIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-campaign-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("flyr.db").path
+        try LeadStore(path: path).close()
+        let owner = "7d0c3a52-1f6b-4e8a-9c1d-2b3e4f5a6b7c", id = "2c9f1e7a-5b3d-4a6c-8e0f-1a2b3c4d5e6f"
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "INSERT INTO campaigns (id, owner_id, name, type, address_source, status) VALUES (?, ?, 'Made in FLYR', 'flyer', 'import_list', 'active')",
+                           arguments: [id, owner])
+        }
+        let list = dir.appendingPathComponent("list.csv")
+        try Data("Name,Email,Address,City,State,Zip\nAnn Lee,ann@example.com,12 Oak St,Salem,MA,01970\nBo Park,bo@example.com,14 Oak St,Salem,MA,01970\n".utf8).write(to: list)
+        let run = try Leadport.run(["import", list.path, "--to", "sqlite:" + path, "--campaign", id.uppercased(), "--progress", "none"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let (campaigns, addresses, users) = try DatabaseQueue(path: path).read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM campaigns"),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM campaign_addresses WHERE campaign_id = ?", arguments: [id]),
+             try String.fetchAll(db, sql: "SELECT DISTINCT user_id FROM contacts WHERE campaign_id = ?", arguments: [id]))
+        }
+        #expect(campaigns == 1 && addresses == 2)
+        #expect(users == [owner])
+        let missing = "2c9f1e7a-5b3d-4a6c-8e0f-000000000000"
+        let unknown = try Leadport.run(["import", list.path, "--to", "sqlite:" + path, "--campaign", missing, "--progress", "none"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no campaign with the id \(missing)"), "\(unknown.stderr)")
+        #expect(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM campaigns") } == 1)
     }
 }

@@ -29,11 +29,12 @@ struct RemoteImport {
 
     /// `leadport import FILE --to DEST --campaign C --ledger … --report …` and the report's
     /// outcome and reason by source row.
-    func run(_ file: URL, to destination: String, campaign: String? = "Spring farm", extra: [String] = [], environment: [String: String] = [:],
-             ledger: String = "ledger.db") throws -> (result: Leadport.Result, outcomes: [Int: [String]]) {
+    func run(_ file: URL, to destination: String, campaign: String? = "Spring farm", user: String? = TestPostgres.user, extra: [String] = [],
+             environment: [String: String] = [:], ledger: String = "ledger.db") throws -> (result: Leadport.Result, outcomes: [Int: [String]]) {
         let report = dir.appendingPathComponent("report-\(UUID().uuidString).csv")
         var arguments = ["import", file.path, "--to", destination, "--ledger", dir.appendingPathComponent(ledger).path,
-                         "--report", report.path, "--progress", "jsonl", "--user", TestPostgres.user]
+                         "--report", report.path, "--progress", "jsonl"]
+        if let user { arguments += ["--user", user] }
         if let campaign { arguments += ["--campaign", campaign] }
         let result = try Leadport.run(arguments + extra, environment: environment)
         var outcomes: [Int: [String]] = [:]
@@ -208,5 +209,60 @@ struct RemoteImport {
         #expect(unreachable.result.stderr.contains("cannot connect"), "\(unreachable.result.stderr)")
         #expect(!unreachable.result.stderr.contains("s3cret-pw"))
         #expect(unreachable.outcomes.isEmpty)
+    }
+}
+
+/// Issue 12: `--campaign ID` names a campaign that exists, whoever made it and whoever owns it;
+/// an id that no campaign has is an error naming it, never a new campaign named after the id.
+/// The campaigns here are made the way FLYR makes them (straight into its tables, by another
+/// owner), not by LeadPort.
+struct ExistingCampaign {
+    static let owner = "99999999-8888-4777-8666-555555555555"
+    static let id = "0f5c2d4e-7a1b-4c3d-9e8f-123456789abc"
+    static let missing = "6b1e0c1a-0000-4000-8000-00000000dead"
+
+    /// A FLYR user and a campaign of theirs, with one recipient already on it.
+    static func make(in db: TestPostgres) throws {
+        _ = try db.connection.execute("INSERT INTO auth.users (id) VALUES ($1::uuid) ON CONFLICT DO NOTHING", [owner])
+        _ = try db.connection.execute("""
+            INSERT INTO campaigns (id, owner_id, name, type, address_source, status)
+            VALUES ($1::uuid, $2::uuid, 'Made in FLYR', 'flyer', 'import_list', 'active')
+            """, [id, owner])
+        _ = try db.connection.execute("""
+            INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source)
+            VALUES (gen_random_uuid(), $1::uuid, '1 MAIN ST, BOSTON, MA 02134', '1 MAIN ST, BOSTON, MA 02134', '1', 'MAIN ST', 'BOSTON', 'MA', '02134', 1, 'import_list')
+            """, [id])
+    }
+
+    /// Imports a 20-row list (whose first row is the recipient already there) by id, without
+    /// --user, and checks where everything went; then an id no campaign has.
+    static func check(_ db: TestPostgres, _ t: RemoteImport, to destination: String, environment: [String: String]) throws {
+        try make(in: db)
+        let campaigns = try db.int("SELECT count(*) FROM campaigns")
+        let list = try t.list("leads.csv", count: 20)
+        let (result, outcomes) = try t.run(list, to: destination, campaign: id, user: nil, environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(outcomes.count == 20 && RemoteImport.count(outcomes, "created") >= 19, "\(outcomes)")
+        #expect(try db.int("SELECT count(*) FROM campaigns") == campaigns)
+        // 1 MAIN ST was there already: one row for it, 20 addresses in all, numbered on from 1.
+        #expect(try db.int("SELECT count(*) FROM campaign_addresses WHERE campaign_id = $1::uuid", [id]) == 20)
+        #expect(try db.int("SELECT count(DISTINCT seq) FROM campaign_addresses WHERE campaign_id = $1::uuid", [id]) == 20)
+        // Without --user the contacts are the campaign owner's.
+        #expect(try db.int("SELECT count(*) FROM contacts WHERE campaign_id = $1::uuid AND user_id = $2::uuid", [id, owner]) == 20)
+
+        let (unknown, _) = try t.run(list, to: destination, campaign: missing, user: nil, environment: environment, ledger: "other.db")
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains(missing), "\(unknown.stderr)")
+        #expect(try db.int("SELECT count(*) FROM campaigns") == campaigns)
+        #expect(try db.int("SELECT count(*) FROM campaigns WHERE name = $1", [missing]) == 0)
+    }
+}
+
+extension PostgresDestinationTests {
+    @Test func aCampaignIdFindsACampaignOfAnyOwnerAndAnUnknownIdIsAnError() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        try ExistingCampaign.check(db, t, to: db.url, environment: [:])
     }
 }

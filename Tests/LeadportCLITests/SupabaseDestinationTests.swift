@@ -48,6 +48,14 @@ import Testing
         }
     }
 
+    /// Issue 12: with the service-role key and no --user, a campaign made in FLYR by another
+    /// owner was not found (looked up by id and owner) and LeadPort tried to create a campaign
+    /// named after the id (409, 23503).
+    @Test func aCampaignIdFindsACampaignOfAnyOwnerAndAnUnknownIdIsAnError() throws {
+        defer { t.remove() }
+        try ExistingCampaign.check(db, t, to: "supabase", environment: try serviceRole)
+    }
+
     @Test func importsThroughRestInBatchesAndARerunSendsNothing() throws {
         defer { t.remove() }
         let list = try t.list("leads.csv", count: 1200)

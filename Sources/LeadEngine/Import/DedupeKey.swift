@@ -152,7 +152,7 @@ enum RowHash {
         var parts = [options.buildIdentity, plan.mapping.yaml(), plan.headers.joined(separator: "\u{1F}"),
                      plan.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ","),
                      plan.ignored.sorted().map(String.init).joined(separator: ","),
-                     options.region ?? "", options.dateOrder.map { "\($0)" } ?? "", campaign ?? "", target.rawValue, options.user]
+                     options.region ?? "", options.dateOrder.map { "\($0)" } ?? "", campaign ?? "", target.rawValue, options.user ?? FlyrUser.local]
         parts.append(String(plan.width))
         var h = FNV64()
         for part in parts { h.mix(part) }

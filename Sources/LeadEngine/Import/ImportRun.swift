@@ -59,7 +59,9 @@ public struct ImportOptions: @unchecked Sendable {
     /// A destination other than the embedded database. Used by the delivery thread alone.
     public var remote: (any Destination)?
     public var campaign: String?
-    public var user = "00000000-0000-0000-0000-000000000000"
+    /// The FLYR user the rows belong to (`--user`); without one, the campaign's owner, else
+    /// `FlyrUser.local`. Settled by `ImportRun` once the campaign is known.
+    public var user: String?
     public var region: String?
     public var dateOrder: DateOrder?
     public var dryRun = false
@@ -78,7 +80,7 @@ public struct ImportOptions: @unchecked Sendable {
 /// `emit` is called from one thread at a time (the calling thread before and after the rows,
 /// the delivery thread for each row), never from two at once.
 public final class ImportRun: @unchecked Sendable {
-    let options: ImportOptions
+    private(set) var options: ImportOptions
     let emit: (ProgressEvent) -> Void
     /// The destination as reports name it.
     let destination: String
@@ -145,14 +147,27 @@ public final class ImportRun: @unchecked Sendable {
         // An auto-mapped list imported into a campaign fills its recipient addresses too.
         let target: Mapping.Target = options.campaign != nil && options.mapping == nil ? .both : plans.first?.mapping.target ?? .contacts
         let campaignRef = options.campaign ?? plans.first?.mapping.defaults.campaign
+        // An id names a campaign that exists, whoever owns it: it is never created (a campaign
+        // named after an id would be a new, empty one). A name is created when missing.
+        var campaignOwner: String?
         if let campaignRef, let remote = options.remote {
             // In a dry run a campaign still to be created has no id: nothing of it can be there yet.
-            campaignID = try remote.campaign(campaignRef, owner: options.user, create: !options.dryRun)
+            let match = try remote.campaign(campaignRef, owner: options.user, create: !options.dryRun)
+            campaignID = match?.id
+            campaignOwner = match?.owner
         } else if let campaignRef {
-            campaignID = try store.campaign(campaignRef, owner: options.user, create: !options.dryRun)?.id ?? (options.dryRun ? "(new campaign)" : nil)
+            let match = try store.campaign(campaignRef, owner: options.user, create: !options.dryRun)
+            if let match, !match.ambiguous.isEmpty { throw AmbiguousCampaign(name: campaignRef, ids: match.ambiguous) }
+            campaignID = match?.id ?? (options.dryRun && !CampaignMatch.isID(campaignRef) ? "(new campaign)" : nil)
+            campaignOwner = match?.owner
         } else if target == .campaignAddresses {
             throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
         }
+        if let campaignRef, campaignID == nil, CampaignMatch.isID(campaignRef) {
+            throw UnknownCampaign(id: campaignRef, destination: destination)
+        }
+        // The contacts are the given user's, else the campaign owner's.
+        options.user = options.user ?? campaignOwner ?? FlyrUser.local
 
         let failure = FirstFailure()
         let delivery = try Delivery(run: self, store: store, campaign: campaignID, target: target, runID: runID, failure: failure)
@@ -582,7 +597,7 @@ public final class ImportRun: @unchecked Sendable {
                     }
                     if target != .campaignAddresses {
                         let id = recordIDs.next()
-                        newContacts.append(NewContact(id: id, user: options.user, contact: batch[k].contact, campaign: campaign, addressID: addressID))
+                        newContacts.append(NewContact(id: id, user: options.user ?? FlyrUser.local, contact: batch[k].contact, campaign: campaign, addressID: addressID))
                         remoteID = id
                     }
                     // `contact|a:address`, either alone.
@@ -651,7 +666,7 @@ public final class ImportRun: @unchecked Sendable {
         let sending = outbound.indices.filter { !outbound[$0].alreadyThere }
         let splitter = BatchSplitter(largestBatch: remote.capabilities.largestBatch)
         let results = try splitter.deliver(sending.map { outbound[$0] }) { slice in
-            let answer = try remote.send(slice, campaign: campaign, user: options.user)
+            let answer = try remote.send(slice, campaign: campaign, user: options.user ?? FlyrUser.local)
             emit(.batch(BatchResult(destination: destination, size: slice.count, status: Self.status(answer), attempt: 1, retryAfter: nil)))
             return answer
         }
@@ -698,5 +713,16 @@ public final class ImportRun: @unchecked Sendable {
         case .rows(let results):
             return results.allSatisfy { if case .created = $0 { return true }; if case .updated = $0 { return true }; return false } ? "ok" : "partial"
         }
+    }
+}
+
+/// `--campaign ID` where the destination has no campaign with that id: a usage error (exit 2),
+/// never a new campaign named after the id.
+public struct UnknownCampaign: Error, CustomStringConvertible {
+    public var id: String
+    public var destination: String
+
+    public var description: String {
+        "\(destination) has no campaign with the id \(id); give the id of a campaign that exists there, or a name to create a new campaign"
     }
 }
