@@ -1,0 +1,81 @@
+/// Couples on one row, as mailing lists address them: `John & Jane Smith`,
+/// `Ronald T. & Karen P. Lindsay`, `Mr. and Mrs. Craig Courville`, `John Smith and Jane Doe`,
+/// `SMITH, JOHN A & MARY B`.
+extension NameRule {
+    /// `a` and `b` are the words either side of the `&` or `and`.
+    static func couple(_ a: [String], _ b: [String]) -> PersonName {
+        var result: PersonName
+        var second: PersonName
+        if a.contains(","), !b.contains(",") {
+            // Family first: the words after the joint are the second person's given names.
+            result = parseOne(a)
+            var rest = b
+            second = PersonName(input: "")
+            second.prefix = takePrefixes(&rest)
+            second.given = rest.first.map { properCaseInitial(trimmingDots($0)) }
+            if rest.count > 1 { second.middle = rest.dropFirst().map(properCaseInitial).joined(separator: " ") }
+        } else if leadingPrefixes(a) == a.count {
+            // Titles only before the joint: `Mr. and Mrs. Craig Courville` names the first person.
+            second = parseOne(b)
+            result = second
+            result.prefix = a.map { properCase(trimmingDots($0)) }.joined(separator: " ")
+            second.given = nil
+            second.middle = nil
+        } else {
+            second = parseOne(b)
+            var first = a
+            let prefix = takePrefixes(&first)
+            let givenOnly = first.count == 1 || (second.family != nil && first.dropFirst().allSatisfy(isInitial) && !first.contains(","))
+            if givenOnly {
+                // `John & Jane Smith`, `Ronald T. & Karen P. Lindsay`: one family name, written once.
+                result = PersonName(input: "")
+                result.prefix = prefix
+                result.given = properCaseInitial(trimmingDots(first[0]))
+                if first.count > 1 { result.middle = first.dropFirst().map(properCaseInitial).joined(separator: " ") }
+                result.family = second.family
+                result.suffix = second.suffix
+            } else {
+                result = parseOne(a)
+            }
+        }
+        result.household = true
+        result.secondPrefix = second.prefix
+        result.secondGiven = second.given
+        result.secondMiddle = second.middle
+        result.secondFamily = second.family ?? result.family
+        if result.family == nil { result.family = second.family }
+        return result
+    }
+}
+
+/// Nicknames in quotes or brackets: `Robert "Bob" Smith`, `“Bob”`, `‘Bob’`, `'Bob'`,
+/// `Elizabeth (Liz) Taylor`.
+extension NameRule {
+    private static let pairs: [(Character, Set<Character>)] = [
+        ("\"", ["\"", "”"]), ("“", ["”", "\""]), ("‘", ["’", "'"]), ("'", ["'", "’"]), ("(", [")"]), ("[", ["]"]),
+        ("«", ["»"]), ("„", ["“", "”"]),
+    ]
+
+    /// The nickname, proper-cased, taken out of `text`; nil when there is none. A mark opens
+    /// one only at the start of a word and closes it only at the end of one, so the
+    /// apostrophes of O'Neil and D'Angelo are not quotes.
+    static func takeNickname(_ text: inout String) -> String? {
+        // Most names have none of the marks: the bytes say so at once.
+        guard text.utf8.contains(where: { $0 == 0x22 || $0 == 0x27 || $0 == 0x28 || $0 == 0x5B || $0 >= 0xC2 }) else { return nil }
+        let chars = Array(text)
+        for (i, c) in chars.enumerated() {
+            guard let closers = pairs.first(where: { $0.0 == c })?.1, i == 0 || chars[i - 1].isWhitespace || chars[i - 1] == "," else { continue }
+            var j = i + 1
+            while j < chars.count {
+                if closers.contains(chars[j]), j + 1 == chars.count || chars[j + 1].isWhitespace || chars[j + 1] == "," { break }
+                j += 1
+            }
+            guard j < chars.count, j > i + 1 else { continue }
+            let nick = String(chars[(i + 1)..<j]).trimmed
+            guard !nick.isEmpty else { continue }
+            text = (String(chars[..<i]) + " " + String(chars[(j + 1)...])).trimmed
+            return nick.split(separator: " ").map { properCase(String($0)) }.joined(separator: " ")
+        }
+        return nil
+    }
+}
