@@ -73,8 +73,14 @@ extension NameRule {
             guard j < chars.count, j > i + 1 else { continue }
             let nick = String(chars[(i + 1)..<j]).trimmed
             guard !nick.isEmpty else { continue }
+            let nickWords = nick.split(separator: " ").map(String.init)
+            if nickWords.allSatisfy({ suffix($0) != nil }) {
+                // `Colin L. Powell (Ret.)`: a suffix in brackets, not a nickname.
+                text = (String(chars[..<i]) + " " + nick + " " + String(chars[(j + 1)...])).trimmed
+                return nil
+            }
             text = (String(chars[..<i]) + " " + String(chars[(j + 1)...])).trimmed
-            return nick.split(separator: " ").map { properCase(String($0)) }.joined(separator: " ")
+            return nickWords.map(properCase).joined(separator: " ")
         }
         return nil
     }

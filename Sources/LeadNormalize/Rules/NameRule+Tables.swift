@@ -39,18 +39,33 @@ extension NameRule {
         "macgregor", "macpherson", "maclean", "mackay", "macaulay", "macdougall", "macfarlane", "mackinnon",
     ]
 
-    /// The word in lower case without dots and without commas at its ends (`Ph.D.,` → `phd`);
-    /// nil when that is longer than any word of the tables, which most name words are.
+    /// The word in lower case without dots and commas (`Ph.D.,` → `phd`); nil when it cannot
+    /// be a key of the tables (longer than any of them, or not ASCII).
     static func key(_ word: String) -> String? {
-        var out: [UInt8] = []
-        for b in word.utf8 {
-            if b == UInt8(ascii: ".") || b == UInt8(ascii: ",") { continue }
-            if out.count == 14 { return nil }
-            out.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+        let utf8 = word.utf8
+        guard utf8.count <= 2 * longestKey else { return nil }
+        var kept = 0, plain = true
+        for b in utf8 {
+            if b == UInt8(ascii: ".") || b == UInt8(ascii: ",") { plain = false; continue }
+            if b >= 0x80 { return nil }  // every key of the tables is ASCII
+            if b >= 0x41 && b <= 0x5A { plain = false }
+            kept += 1
         }
-        if out.contains(where: { $0 >= 0x80 }) { return String(decoding: out, as: UTF8.self).lowercased() }
-        return String(decoding: out, as: UTF8.self)
+        if kept > longestKey { return nil }
+        // Most words are already a key: lower case, no dots.
+        if plain { return word }
+        return String(unsafeUninitializedCapacity: kept) { out in
+            var k = 0
+            for b in utf8 where b != UInt8(ascii: ".") && b != UInt8(ascii: ",") {
+                out[k] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                k += 1
+            }
+            return k
+        }
     }
+
+    /// The longest key of the tables (`representative`).
+    private static let longestKey = 14
 
     static func isPrefix(_ word: String) -> Bool { key(word).map(prefixes.contains) ?? false }
     static func isParticle(_ word: String) -> Bool { key(word).map(particles.contains) ?? false }
