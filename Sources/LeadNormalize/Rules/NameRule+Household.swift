@@ -60,8 +60,9 @@ extension NameRule {
     /// one only at the start of a word and closes it only at the end of one, so the
     /// apostrophes of O'Neil and D'Angelo are not quotes.
     static func takeNickname(_ text: inout String) -> String? {
-        // Most names have none of the marks: the bytes say so at once.
-        guard text.utf8.contains(where: { $0 == 0x22 || $0 == 0x27 || $0 == 0x28 || $0 == 0x5B || $0 >= 0xC2 }) else { return nil }
+        // Most names have no mark at the start of a word (O'Neil's is inside one): the bytes
+        // say so at once, where the first byte of every opening mark is looked for.
+        guard mayOpenNickname(text) else { return nil }
         let chars = Array(text)
         for (i, c) in chars.enumerated() {
             guard let closers = pairs.first(where: { $0.0 == c })?.1, i == 0 || chars[i - 1].isWhitespace || chars[i - 1] == "," else { continue }
@@ -83,5 +84,17 @@ extension NameRule {
             return nickWords.map(properCase).joined(separator: " ")
         }
         return nil
+    }
+
+    private static func mayOpenNickname(_ text: String) -> Bool {
+        var previous: UInt8 = 0x20
+        for b in text.utf8 {
+            if previous == 0x20 || previous == 0x09 || previous == 0x2C,
+               b == 0x22 || b == 0x27 || b == 0x28 || b == 0x5B || b == 0xC2 || b == 0xE2 {
+                return true
+            }
+            previous = b
+        }
+        return false
     }
 }
