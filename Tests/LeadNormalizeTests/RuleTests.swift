@@ -110,6 +110,12 @@ import Testing
         #expect(r.suggestion == suggestion)
     }
 
+    /// Addresses that need a repair are invalid, yet their column is still an email column.
+    @Test func aColumnOfRepairableAddressesIsStillEmail() {
+        let values = [" ann@example.com. ", "bob smith@example.org", "cy@example.net", "dee@example.com.", "not given"]
+        #expect(AutoMapper.shape(of: values) == .email)
+    }
+
     /// Issue 12 item 6: special-use names (RFC 6761, 6762, 7686) receive no mail.
     @Test(arguments: ["a@example.arpa", "a@x.invalid", "a@printer.local", "a@host.localhost", "a@duck.onion", "a@example.test", "A@X.TEST"])
     func specialUseDomainsAreInvalid(input: String) {
