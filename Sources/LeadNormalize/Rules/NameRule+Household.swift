@@ -15,6 +15,15 @@ extension NameRule {
             second.given = rest.first.map { properCaseInitial(trimmingDots($0)) }
             if rest.count > 1 { second.middle = rest.dropFirst().map(properCaseInitial).joined(separator: " ") }
         } else if leadingPrefixes(a) == a.count {
+            var rest = b
+            let titles = takePrefixes(&rest)
+            if let joint = rest.firstIndex(where: isJoint), joint > 0, joint < rest.count - 1 {
+                // `Mr. & Mrs. John and Jane Smith`: the titles, then the couple's names.
+                result = couple(Array(rest[..<joint]), Array(rest[(joint + 1)...]))
+                result.prefix = a.map { properCase(trimmingDots($0)) }.joined(separator: " ")
+                result.secondPrefix = titles
+                return result
+            }
             // Titles only before the joint: `Mr. and Mrs. Craig Courville` names the first person.
             second = parseOne(b)
             result = second

@@ -169,6 +169,9 @@ import Testing
         two("Mr. John Smith and Ms. Jane Doe", p: "Mr", g: "John", f: "Smith", p2: "Ms", g2: "Jane", f2: "Doe"),
         two("John and Mary Smith-Jones", g: "John", f: "Smith-Jones", g2: "Mary", f2: "Smith-Jones"),
         two("Smith, John and Mary", g: "John", f: "Smith", g2: "Mary", f2: "Smith"),
+        two("Mr. & Mrs. John and Jane Smith", p: "Mr", g: "John", f: "Smith", p2: "Mrs", g2: "Jane", f2: "Smith"),
+        two("Mr. John and Mrs. Jane Smith", p: "Mr", g: "John", f: "Smith", p2: "Mrs", g2: "Jane", f2: "Smith"),
+        two("Jane Smith and John Smith", g: "Jane", f: "Smith", g2: "John", f2: "Smith"),
         // More shapes from real lists.
         one("Dr. Martin Luther King, Jr.", p: "Dr", g: "Martin", m: "Luther", f: "King", s: "Jr"),
         one("King, Martin Luther, Jr.", g: "Martin", m: "Luther", f: "King", s: "Jr"),
