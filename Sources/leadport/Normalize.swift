@@ -16,11 +16,11 @@ struct Normalize: ParsableCommand {
               phone    input, e164, valid, possible, number_type, region, extension
               email    input, valid, normalized, suggestion
               name     input, prefix, given, middle, family, suffix, nickname, household, \
-            second_given, second_family
+            second_prefix, second_given, second_middle, second_family
               address  input, house_number, street_predirectional, street_name, street_suffix, \
             street_postdirectional, unit_type, unit_id, po_box_id, city, state, zip, zip4, \
             country, formatted
-              date     input, iso, valid, ambiguous
+              date     input, iso, time, valid, ambiguous
             Example: printf '(617) 555-0100\\n' | leadport normalize phone
             """
     )
@@ -85,7 +85,9 @@ enum NormalizeJSON {
             o.set("suffix", r.suffix)
             o.set("nickname", r.nickname)
             o.set("household", r.household)
+            o.set("second_prefix", r.secondPrefix)
             o.set("second_given", r.secondGiven)
+            o.set("second_middle", r.secondMiddle)
             o.set("second_family", r.secondFamily)
         case .address:
             let r = AddressRule.parse(value, style: options.style)
@@ -109,6 +111,7 @@ enum NormalizeJSON {
         case .date:
             let r = DateRule.normalize(value, order: options.order, date1904: options.dateSystem == 1904)
             o.set("iso", r.iso)
+            o.set("time", r.time)
             o.set("valid", r.valid)
             o.set("ambiguous", r.ambiguous)
             o.set("problem", r.problem)

@@ -69,10 +69,9 @@ import Testing
 
 @Suite struct EmailRuleTests {
     @Test(arguments: [
-        ("mailto:Jane.Doe@GMAIL.COM.", "Jane.Doe@gmail.com"),
+        ("mailto:Jane.Doe@GMAIL.COM", "Jane.Doe@gmail.com"),
         ("Jane Doe <jane@example.com>", "jane@example.com"),
-        (" bob @ example.org ;", "bob@example.org"),
-        ("(ann+leads@sub.example.co.uk)", "ann+leads@sub.example.co.uk"),
+        ("  ann+leads@sub.example.co.uk ", "ann+leads@sub.example.co.uk"),
     ])
     func cleans(input: String, normalized: String) {
         let r = EmailRule.normalize(input)
@@ -82,7 +81,9 @@ import Testing
 
     @Test(arguments: ["no-at-sign", "a..b@example.com", "a@b", "a@-x.com", "a@x.c0m", "@example.com", "a b@c@d.com"])
     func refuses(input: String) {
-        #expect(!EmailRule.normalize(input).valid)
+        let r = EmailRule.normalize(input)
+        #expect(!r.valid)
+        #expect(r.normalized == nil)
     }
 
     @Test func suggestsButNeverApplies() {
@@ -93,6 +94,46 @@ import Testing
         #expect(EmailRule.normalize("bob@hotmial.com").suggestion == "bob@hotmail.com")
         #expect(EmailRule.normalize("bob@gmail.com").suggestion == nil)
         #expect(EmailRule.normalize("bob@acme-realty.com").suggestion == nil)
+    }
+
+    /// Issue 12 item 6: a space inside was taken out silently and the address called valid.
+    @Test(arguments: [
+        ("john smith@gmail.com", "johnsmith@gmail.com"), (" bob @ example.org ;", "bob@example.org"),
+        ("ann\u{00A0}@exa\u{2003}mple.com", "ann@example.com"), ("(ann+leads@example.co.uk)", "ann+leads@example.co.uk"),
+        ("Jane.Doe@GMAIL.COM.", "Jane.Doe@gmail.com"),
+    ])
+    func aRepairIsOnlySuggested(input: String, suggestion: String) {
+        let r = EmailRule.normalize(input)
+        #expect(!r.valid)
+        #expect(r.normalized == nil)
+        #expect(r.suggestion == suggestion)
+    }
+
+    /// Addresses that need a repair are invalid, yet their column is still an email column.
+    @Test func aColumnOfRepairableAddressesIsStillEmail() {
+        let values = [" ann@example.com. ", "bob smith@example.org", "cy@example.net", "dee@example.com.", "not given"]
+        #expect(AutoMapper.shape(of: values) == .email)
+    }
+
+    /// Issue 12 item 6: special-use names (RFC 6761, 6762, 7686) receive no mail.
+    @Test(arguments: ["a@example.arpa", "a@x.invalid", "a@printer.local", "a@host.localhost", "a@duck.onion", "a@example.test", "A@X.TEST"])
+    func specialUseDomainsAreInvalid(input: String) {
+        #expect(!EmailRule.normalize(input).valid)
+    }
+
+    /// Issue 12 item 6: RFC 6531 addresses are valid, the domain in Unicode lower case.
+    @Test func internationalisedAddresses() {
+        #expect(EmailRule.normalize("josé@Bücher.DE").normalized == "josé@bücher.de")
+        #expect(EmailRule.normalize("用户@例子.广告").normalized == "用户@例子.广告")
+    }
+
+    /// Issue 12 item 6: quoted local parts and address literals intact or not at all.
+    @Test func quotedAndLiteralIntact() {
+        #expect(EmailRule.normalize("\"John Doe\"@Example.com").normalized == "\"John Doe\"@example.com")
+        #expect(EmailRule.normalize("user@[IPv6:2001:DB8::1]").normalized == "user@[IPv6:2001:DB8::1]")
+        #expect(EmailRule.normalize("user@[192.0.2.1]").normalized == "user@[192.0.2.1]")
+        #expect(EmailRule.normalize("user@[192.0.2.256]").normalized == nil)
+        #expect(EmailRule.normalize("\"unclosed@example.com").normalized == nil)
     }
 }
 
@@ -128,6 +169,31 @@ import Testing
         #expect(NameRule.parse("Robert \"Bob\" Smith").nickname == "Bob")
         let n = NameRule.parse("Elizabeth (Liz) Taylor")
         #expect([n.given, n.nickname, n.family] == ["Elizabeth", "Liz", "Taylor"])
+        let curly = NameRule.parse("William ‘Bill’ O'Reilly")
+        #expect([curly.given, curly.nickname, curly.family] == ["William", "Bill", "O'Reilly"])
+    }
+
+    /// Issue 12 item 7: titles as `prefix` for each person of a household.
+    @Test func mrAndMrsIsAHousehold() {
+        let n = NameRule.parse("Mr. and Mrs. Craig Courville")
+        #expect(n.household)
+        #expect([n.prefix, n.given, n.family, n.secondPrefix, n.secondGiven, n.secondFamily] == ["Mr", "Craig", "Courville", "Mrs", nil, "Courville"])
+    }
+
+    /// Issue 12 item 7: each person of a couple keeps a middle initial.
+    @Test func coupleKeepsBothMiddleInitials() {
+        let n = NameRule.parse("Ronald T. & Karen P. Lindsay")
+        #expect([n.given, n.middle, n.family, n.secondGiven, n.secondMiddle, n.secondFamily] == ["Ronald", "T", "Lindsay", "Karen", "P", "Lindsay"])
+    }
+
+    /// Issue 12 item 7: a credential after a comma is a suffix, not a `Family, Given` reading.
+    @Test(arguments: [("JOHN SMITH, MD", "MD"), ("John Smith, M.D.", "MD"), ("Jane Doe, Ph.D., CPA", "PhD, CPA"), ("John Smith, DO", "DO"), ("Ann Lee, Esq.", "Esq")])
+    func credentialsAfterACommaAreSuffixes(input: String, suffix: String) {
+        let n = NameRule.parse(input)
+        #expect(n.suffix == suffix)
+        #expect(n.family != nil && n.given != nil)
+        #expect(n.family != n.given)
+        #expect(["Smith", "Doe", "Lee"].contains(n.family ?? ""))
     }
 
     @Test(arguments: [
@@ -212,7 +278,7 @@ import Testing
     @Test(arguments: [
         ("2024-03-01", "2024-03-01"), ("3/1/2024", nil), ("13/1/2024", "2024-01-13"), ("1/13/2024", "2024-01-13"),
         ("1-Mar-2024", "2024-03-01"), ("March 1, 2024", "2024-03-01"), ("45352", "2024-03-01"), ("7/7/24", "2024-07-07"),
-        ("2024-03-01T13:45:00", "2024-03-01T13:45:00"),
+        ("2024-03-01T13:45:00", "2024-03-01"),
     ])
     func withoutAnOrder(input: String, iso: String?) {
         #expect(DateRule.normalize(input, order: nil).iso == iso)
@@ -231,6 +297,35 @@ import Testing
         #expect(!DateRule.normalize("soon", order: .mdy).valid)
         #expect(DateRule.normalize("2/29/2024", order: .mdy).valid)
     }
+
+    /// Issue 12 item 9: "July" (four letters) was read as a year; "March 1, 2024" worked.
+    @Test(arguments: [("July 11, 1988", "1988-07-11"), ("June 11, 1988", "1988-06-11"), ("Sept 11, 1988", "1988-09-11"), ("11 July 1988", "1988-07-11")])
+    func monthNamesOfFourLetters(input: String, iso: String) {
+        #expect(DateRule.normalize(input, order: nil).iso == iso)
+    }
+
+    /// Issue 12 item 9: the time goes to `time`, midnight included; `iso` is the date alone.
+    @Test func timeIsItsOwnField() {
+        let r = DateRule.normalize("9/19/2014 2:35 PM", order: nil)
+        #expect([r.iso, r.time] == ["2014-09-19", "14:35:00"])
+        let midnight = DateRule.normalize("2024-03-01 00:00", order: nil)
+        #expect([midnight.iso, midnight.time] == ["2024-03-01", "00:00:00"])
+        #expect(DateRule.normalize("2024-03-01", order: nil).time == nil)
+    }
+
+    /// Issue 12 item 9: `ambiguous` says the order decided, even when one was given.
+    @Test func ambiguousEvenWithAnOrder() {
+        let r = DateRule.normalize("03/04/2024", order: .dmy)
+        #expect(r.valid && r.ambiguous && r.iso == "2024-04-03")
+        #expect(!DateRule.normalize("13/04/2024", order: .dmy).ambiguous)
+        #expect(!DateRule.normalize("04/04/2024", order: nil).ambiguous)
+    }
+
+    /// Issue 12 item 9: weekdays, ordinals, compact and full-width dates.
+    @Test(arguments: ["Fri, 19 Sep 2014", "19th September 2014", "20140919", "２０１４-０９-１９", "Friday, September 19th, 2014"])
+    func moreWritings(input: String) {
+        #expect(DateRule.normalize(input, order: nil).iso == "2014-09-19")
+    }
 }
 
 @Suite struct EmailSpaceTests {
@@ -244,7 +339,7 @@ import Testing
         var expected = ""
         expected.unicodeScalars.append(contentsOf: text.unicodeScalars.filter { !$0.properties.isWhitespace })
         #expect(removed == expected)
-        #expect(EmailRule.normalize("ann\u{00A0}@exa\u{2003}mple.com").normalized == "ann@example.com")
+        #expect(EmailRule.normalize("ann\u{00A0}@exa\u{2003}mple.com").suggestion == "ann@example.com")
     }
 }
 

@@ -74,7 +74,8 @@ public enum AutoMapper {
         let sample = values.prefix(200)
         guard !sample.isEmpty else { return nil }
         func share(_ test: (String) -> Bool) -> Bool { sample.filter(test).count * 5 >= sample.count * 4 }
-        if share({ EmailRule.normalize($0).valid }) { return .email }
+        // An address that needs a repair (a space inside, a trailing dot) is invalid, but still an email.
+        if share({ let r = EmailRule.normalize($0); return r.valid || r.suggestion != nil }) { return .email }
         if share({ v in v.filter(\.isNumber).count >= 7 && PhoneRule.normalize(v, wantType: false).possible && !v.contains("/") && !(v.count == 10 && v.dropFirst(4).first == "-") }) { return .phone }
         if share({ v in (v.count == 5 || v.count == 10) && v.prefix(5).allSatisfy(\.isNumber) }) { return .zip }
         if share({ v in v.count == 2 && StateTable.code(for: v) != nil }) { return .state }

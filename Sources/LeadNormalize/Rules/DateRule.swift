@@ -7,137 +7,111 @@ public enum DateOrder: String, Sendable, CaseIterable, Codable {
 
 public struct DateResult: Sendable, Equatable {
     public var input: String
-    /// `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` when the input had a time.
+    /// The calendar date, `YYYY-MM-DD`.
     public var iso: String?
+    /// The time of day, `HH:MM:SS`, when the text has one (midnight written is `00:00:00`).
+    public var time: String?
     public var valid: Bool
-    /// True when day and month could be either way round and no order was given.
+    /// True when the text is a real date read month first and read day first, and the two
+    /// differ: the date depends on the order, whether or not one was given.
     public var ambiguous: Bool
     public var problem: String?
 }
 
-/// Dates as people and spreadsheets write them: ISO, `3/1/2024`, `01.03.24`, `1-Mar-2024`,
-/// `March 1, 2024`, and Excel serials. A date whose day and month could swap is flagged when
-/// no order is given, never guessed.
+/// Dates as people and spreadsheets write them: ISO 8601 (calendar, week and ordinal dates,
+/// basic `20140919` too), `3/1/2024`, `01.03.24`, `1-Mar-2024`, `March 1, 2024`,
+/// `Fri, 19 Sep 2014 14:35:00 -0400`, `11th July 1988`, full-width digits, `2014年9月19日`,
+/// and Excel serials. A time goes to `time`. A date whose day and month could swap is flagged
+/// `ambiguous`; without an order it is not guessed.
 public enum DateRule {
-    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-
     public static func normalize(_ input: String, order: DateOrder?, date1904: Bool = false) -> DateResult {
         var result = DateResult(input: input, iso: nil, valid: false, ambiguous: false)
-        let t = input.trimmed
-        if t.isEmpty { return result }
-        // ISO, with or without a time (what `leadport cat` gives for workbook dates).
-        if let iso = isoDate(t) {
-            result.iso = iso
-            result.valid = true
-            return result
-        }
-        // An Excel serial typed or exported as a number.
-        if t.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }), let serial = Double(t), serial >= 1, serial < 2_958_466 {
-            result.iso = CivilDate.excelSerial(Int(serial.rounded(.down)), date1904: date1904)
+        let text = input.trimmed
+        if text.isEmpty { return result }
+        guard let bytes = asciiBytes(text) else { return refused(result, "not a date") }
+        if let serial = excelSerial(bytes, date1904: date1904) {
+            (result.iso, result.time) = serial
             result.valid = result.iso != nil
+            if !result.valid { result.problem = "not a real calendar date" }
             return result
         }
-        // The separators are ASCII, so the text is split on its bytes.
-        let pieces = Array(t.utf8).split(whereSeparator: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == 0x20 || $0 == UInt8(ascii: ",") })
-        guard pieces.count == 3 else {
-            result.problem = "not a date"
-            return result
+        var t = tokens(bytes)
+        if let (range, time) = findTime(t) {
+            guard let time else { return refused(result, "not a real time of day") }
+            result.time = time.text
+            t.removeSubrange(range)
         }
-        let parts = pieces.map(Part.init)
-        var numbers = parts.map(\.number)
-        var monthName: Int?
-        for (k, part) in parts.enumerated() where numbers[k] == nil {
-            guard let m = part.month else { result.problem = "not a date"; return result }
-            monthName = k
-            numbers[k] = m + 1
-        }
-        let n = numbers.map { $0! }
-        var y = 0, m = 0, d = 0
-        if let k = monthName {
-            m = n[k]
-            let others = (0..<3).filter { $0 != k }.map { n[$0] }
-            if parts[0].length == 4 { y = n[0]; d = others[1] }  // 2024-Mar-01
-            else if k == 0 { d = others[0]; y = others[1] }     // Mar 1 2024
-            else { d = others[0]; y = others[1] }               // 1 Mar 2024
-        } else if parts[0].length == 4 {
-            (y, m, d) = (n[0], n[1], n[2])
-        } else {
-            y = n[2]
-            let (a, b) = (n[0], n[1])
-            if a > 12 && b <= 12 { (d, m) = (a, b) }
-            else if b > 12 && a <= 12 { (m, d) = (a, b) }
-            else if a == b { (m, d) = (a, b) }
-            else if let order { (m, d) = order == .mdy ? (a, b) : (b, a) }
-            else {
+        guard let items = dateItems(t) else { return refused(result, "not a date") }
+        let reading = read(items)
+        switch reading {
+        case .none:
+            result.time = nil
+            return refused(result, "not a date")
+        case .some(.date(let y, let m, let d)):
+            return dated(result, y, m, d)
+        case .some(.either(let a, let b, let y)):
+            let monthFirst = isReal(y, a, b), dayFirst = isReal(y, b, a)
+            if monthFirst && dayFirst && a != b {
                 result.ambiguous = true
-                result.problem = "day and month could be either way round; give --date-order mdy or dmy"
-                return result
-            }
-        }
-        if y < 100 { y += y < 50 ? 2000 : 1900 }
-        guard (1...12).contains(m), d >= 1, d <= CivilDate.daysInMonth(y, m), (1000...9999).contains(y) else {
-            result.problem = "not a real calendar date"
-            return result
-        }
-        result.iso = CivilDate.iso(y, m, d)
-        result.valid = true
-        return result
-    }
-
-    /// One of a date's three parts: its number, or else the month its name starts with
-    /// (0-based), and its length in Characters.
-    private struct Part {
-        var number: Int?
-        var month: Int?
-        var length: Int
-
-        init(_ bytes: ArraySlice<UInt8>) {
-            // Printable ASCII (the usual case) is read on the bytes; anything else as text,
-            // where Characters and Unicode lower case decide.
-            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
-                let text = String(decoding: bytes, as: UTF8.self).lowercased()
-                number = Int(text)
-                month = number == nil ? DateRule.months.firstIndex(where: { text.hasPrefix($0) }) : nil
-                length = text.count
-                return
-            }
-            length = bytes.count
-            number = Self.integer(bytes)
-            if number == nil {
-                month = DateRule.months.firstIndex { name in
-                    bytes.count >= name.utf8.count && zip(bytes, name.utf8).allSatisfy { $0 | 0x20 == $1 }
+                guard let order else {
+                    return refused(result, "day and month could be either way round; give --date-order mdy or dmy")
                 }
+                return order == .mdy ? dated(result, y, a, b) : dated(result, y, b, a)
             }
-        }
-
-        /// What `Int(text)` gives for ASCII text: an optional `+` or `-`, then digits, in range.
-        private static func integer(_ bytes: ArraySlice<UInt8>) -> Int? {
-            var digits = bytes[...]
-            var negative = false
-            if let sign = digits.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-                negative = sign == UInt8(ascii: "-")
-                digits = digits.dropFirst()
-            }
-            guard !digits.isEmpty else { return nil }
-            var value = 0
-            for b in digits {
-                guard b >= 0x30 && b <= 0x39 else { return nil }
-                let (times, o1) = value.multipliedReportingOverflow(by: 10)
-                let (sum, o2) = negative ? times.subtractingReportingOverflow(Int(b - 0x30)) : times.addingReportingOverflow(Int(b - 0x30))
-                if o1 || o2 { return nil }
-                value = sum
-            }
-            return value
+            if monthFirst { return dated(result, y, a, b) }
+            if dayFirst { return dated(result, y, b, a) }
+            return refused(result, "not a real calendar date")
         }
     }
 
-    private static func isoDate(_ t: String) -> String? {
-        let b = Array(t.utf8)
-        guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              let y = Int(String(decoding: b[0..<4], as: UTF8.self)), let m = Int(String(decoding: b[5..<7], as: UTF8.self)),
-              let d = Int(String(decoding: b[8..<10], as: UTF8.self)), (1...12).contains(m), d >= 1, d <= CivilDate.daysInMonth(y, m) else { return nil }
-        if b.count == 10 { return t }
-        guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " ") else { return nil }
-        return CivilDate.iso(y, m, d) + "T" + String(decoding: b[11...], as: UTF8.self)
+    private static func refused(_ r: DateResult, _ problem: String) -> DateResult {
+        var r = r
+        r.problem = problem
+        r.iso = nil
+        r.time = nil
+        r.valid = false
+        return r
+    }
+
+    private static func dated(_ r: DateResult, _ y: Int, _ m: Int, _ d: Int) -> DateResult {
+        guard isReal(y, m, d) else { return refused(r, "not a real calendar date") }
+        var r = r
+        r.iso = CivilDate.iso(y, m, d)
+        r.valid = true
+        return r
+    }
+
+    static func isReal(_ y: Int, _ m: Int, _ d: Int) -> Bool {
+        (1000...9999).contains(y) && (1...12).contains(m) && d >= 1 && d <= CivilDate.daysInMonth(y, m)
+    }
+
+    /// A two-digit year as Excel reads it: 00–29 are 2000–2029, 30–99 are 1930–1999.
+    static func fullYear(_ y: Int, digits: Int) -> Int? {
+        switch digits {
+        case 2: return y < 30 ? 2000 + y : 1900 + y
+        case 4: return y
+        default: return nil
+        }
+    }
+
+    /// An Excel serial day number, typed or exported as a number (`45352`, `45352.75`): the
+    /// date, and the time when the number has a fraction. Nil when the text is not one.
+    private static func excelSerial(_ b: [UInt8], date1904: Bool) -> (String?, String?)? {
+        var whole = 0, digits = 0, k = 0
+        while k < b.count, b[k] >= 0x30 && b[k] <= 0x39 {
+            whole = whole * 10 + Int(b[k] - 0x30)
+            digits += 1
+            k += 1
+        }
+        // Eight digits are a basic ISO date (`20140919`), not a serial.
+        guard digits >= 1, digits <= 7, whole >= 1, whole < 2_958_466 else { return nil }
+        var time: String?
+        if k < b.count {
+            guard b[k] == UInt8(ascii: "."), k + 1 < b.count, b[(k + 1)...].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let fraction = Double("0" + String(decoding: b[k...], as: UTF8.self)) else { return nil }
+            let seconds = min(Int((fraction * 86_400).rounded()), 86_399)
+            if seconds > 0 { time = TimeOfDay(hour: seconds / 3600, minute: seconds / 60 % 60, second: seconds % 60).text }
+        }
+        return (CivilDate.excelSerial(whole, date1904: date1904), time)
     }
 }

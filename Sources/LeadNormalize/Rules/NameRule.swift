@@ -1,5 +1,4 @@
 import LeadCore
-import Foundation
 
 public struct PersonName: Sendable, Equatable {
     public var input: String
@@ -9,9 +8,12 @@ public struct PersonName: Sendable, Equatable {
     public var family: String?
     public var suffix: String?
     public var nickname: String?
-    /// A couple on one row (`John & Jane Smith`): the second person's names follow.
+    /// A couple on one row (`John & Jane Smith`, `Mr. and Mrs. Craig Courville`): the second
+    /// person's names follow.
     public var household = false
+    public var secondPrefix: String?
     public var secondGiven: String?
+    public var secondMiddle: String?
     public var secondFamily: String?
 
     /// `Given Middle Family` as one display name (first person only).
@@ -21,298 +23,149 @@ public struct PersonName: Sendable, Equatable {
     }
 }
 
-/// Splits full names: prefixes and suffixes, `SMITH, JOHN A`, middle initials, particles
-/// (`de la Cruz`, `van der Berg`), nicknames in quotes or brackets, and couples as a
-/// household. ALL-CAPS or all-lower names are put in proper case (McDonald, O'Neil,
-/// Smith-Jones); names already in mixed case (DeShawn) are kept as written.
+/// Splits full names as lead and mailing lists write them: titles (`prefix`), credentials and
+/// generations (`suffix`, found before any `Family, Given` reading), `SMITH, JOHN A`, middle
+/// initials, particles (`de la Cruz`, `van der Berg`, `St. John`), nicknames in any quotes or
+/// brackets, and couples as a household. ALL-CAPS or all-lower names are put in proper case.
 public enum NameRule {
-    static let prefixes: Set<String> = ["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "rev", "hon", "sir", "fr", "capt", "sgt"]
-    static let suffixes: [String: String] = [
-        "jr": "Jr", "sr": "Sr", "ii": "II", "iii": "III", "iv": "IV", "v": "V", "md": "MD", "phd": "PhD",
-        "esq": "Esq", "cpa": "CPA", "dds": "DDS", "rn": "RN",
-    ]
-    static let particles: Set<String> = ["de", "del", "della", "der", "di", "da", "dos", "das", "do", "du", "la", "le", "van", "von", "vander", "st", "ten", "ter", "bin", "al"]
-    static let macNames: Set<String> = ["macdonald", "macarthur", "mackenzie", "macleod", "macmillan", "macintosh", "macintyre", "macneil", "macgregor", "macpherson", "maclean", "mackay", "macaulay", "macdougall", "macfarlane", "mackinnon"]
-
     public static func parse(_ input: String) -> PersonName {
-        var name = PersonName(input: input)
         var text = input.trimmed
-        if text.isEmpty { return name }
-        // A nickname in quotes or brackets.
-        // (Most names have none of the marks; scanning the bytes first skips four Character searches.)
-        let marks = text.utf8.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: "'") || $0 == 0xE2 }
-        for (open, close) in marks ? [(Character("\""), Character("\"")), ("“", "”"), ("(", ")"), ("'", "'")] : [] {
-            if let a = firstIndex(of: open, in: text[...]), let b = firstIndex(of: close, in: text[text.index(after: a)...]), text.index(after: a) < b {
-                let nick = text[text.index(after: a)..<b].trimmed
-                if !nick.isEmpty && !nick.contains(" ") || open == "\"" {
-                    name.nickname = properCase(nick)
-                    text.removeSubrange(a...b)
-                    break
-                }
-            }
-        }
-        // A couple: `John & Jane Smith`, `John and Jane Smith`, `John Smith & Jane Doe`, `SMITH, JOHN & JANE`.
+        if text.isEmpty { return PersonName(input: input) }
+        let nickname = takeNickname(&text)
         let tokens = words(text)
+        var name: PersonName
         if let joint = tokens.firstIndex(where: isJoint), joint > 0, joint < tokens.count - 1 {
-            var a = parseOne(tokens[..<joint].joined(separator: " "))
-            let b = parseOne(tokens[(joint + 1)...].joined(separator: " "))
-            if a.family == nil { a.family = b.family }
-            a.household = true
-            a.secondGiven = b.given
-            a.secondFamily = b.family ?? a.family
-            a.input = input
-            a.nickname = name.nickname
-            return a
-        }
-        var one = parseOne(text, words: tokens)
-        one.input = input
-        one.nickname = name.nickname
-        return one
-    }
-
-    /// `text.firstIndex(of: mark)`, found by looking at the bytes: only where the mark's first
-    /// byte is does a Character start that may be it (checked there, with its boundary).
-    static func firstIndex(of mark: Character, in text: Substring) -> String.Index? {
-        let lead = mark.utf8.first!
-        var from = text.utf8.startIndex
-        while let i = text.utf8[from...].firstIndex(of: lead) {
-            if let at = String.Index(i, within: text), text[at] == mark { return at }
-            from = text.utf8.index(after: i)
-        }
-        return nil
-    }
-
-    /// One person's name, no couple. `words`, when given, are `words(text)`, already split.
-    static func parseOne(_ text: String, words known: [String]? = nil) -> PersonName {
-        var result = PersonName(input: text)
-        var tokens: [String]
-        var commaFamily: [String]?
-        // Most names have no comma: their words are the whole text's.
-        let commaParts = text.utf8.contains(UInt8(ascii: ","))
-            ? text.utf8.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self).trimmed }.filter { !$0.isEmpty }
-            : [text.trimmed].filter { !$0.isEmpty }
-        if commaParts.count >= 2, !isSuffix(commaParts[1]) {
-            // `Family, Given Middle[, Suffix]`
-            commaFamily = words(commaParts[0])
-            tokens = words(commaParts[1])
-            for extra in commaParts.dropFirst(2) { tokens += words(extra) }
+            name = couple(Array(tokens[..<joint]), Array(tokens[(joint + 1)...]))
         } else {
-            if commaParts.count == 1 {
-                // The one part is the text trimmed; when trimming changed nothing, its words are
-                // the ones already split.
-                tokens = known.flatMap { commaParts[0].utf8.count == text.utf8.count ? $0 : nil } ?? words(commaParts[0])
+            name = parseOne(tokens)
+        }
+        name.input = input
+        name.nickname = nickname
+        return name
+    }
+
+    /// The words of the text, split at spaces and commas; a comma is kept as its own word
+    /// (`","`) so that `Family, Given` can be read. Words of marks only (`-`, `.`) are dropped.
+    static func words(_ s: String) -> [String] {
+        var out: [String] = []
+        for piece in Array(s.utf8).split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }) {
+            var rest = piece[...]
+            while let comma = rest.firstIndex(of: UInt8(ascii: ",")) {
+                appendWord(rest[..<comma], to: &out)
+                if out.last != "," && !out.isEmpty { out.append(",") }
+                rest = rest[(comma + 1)...]
+            }
+            appendWord(rest, to: &out)
+        }
+        while out.last == "," { out.removeLast() }
+        return out
+    }
+
+    private static func appendWord(_ bytes: ArraySlice<UInt8>, to out: inout [String]) {
+        guard bytes.contains(where: { !($0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "'")) }) else { return }
+        out.append(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// One person's name, from its words (commas as `","`).
+    static func parseOne(_ words: [String]) -> PersonName {
+        var result = PersonName(input: "")
+        // Comma-separated groups.
+        var groups = words.split(separator: ",", omittingEmptySubsequences: true).map(Array.init)
+        guard !groups.isEmpty else { return result }
+        // Suffixes first: whole groups of them after a comma (`, M.D., Ph.D.`, `Smith, Jr., John`),
+        // then the ones ending the last group and the family group (`John Smith Jr`, `Smith Jr, John`).
+        var found: [String] = []
+        var k = 1
+        while k < groups.count {
+            let group = groups[k]
+            // `Smith, V` and `Rahman, Md` are family and given names; `John Smith, DO` has a credential.
+            if group.allSatisfy({ suffix($0) != nil }), !(groups.count == 2 && groups[0].count < 2 && group.count == 1) {
+                found += group.map { suffix($0)! }
+                groups.remove(at: k)
             } else {
-                tokens = words(commaParts.joined(separator: " "))
+                k += 1
             }
         }
-        if let first = tokens.first, isPrefix(first) {
-            result.prefix = properCase(stripping(first, "."))
-            tokens.removeFirst()
+        found = takeTrailingSuffixes(&groups[groups.count - 1], keeping: groups.count == 1 ? 2 : 1, commaGiven: groups.count > 1) + found
+        if groups.count > 1 { found = takeTrailingSuffixes(&groups[0], keeping: 1, commaGiven: false) + found }
+        if !found.isEmpty { result.suffix = found.joined(separator: ", ") }
+
+        var given: [String]
+        var family: [String] = []
+        if groups.count > 1 {
+            family = groups[0]
+            given = groups.dropFirst().flatMap { $0 }
+        } else {
+            given = groups[0]
         }
-        while let last = tokens.last, isSuffix(last) {
-            result.suffix = [suffixes[key(last)]!, result.suffix].compactMap { $0 }.joined(separator: " ")
-            tokens.removeLast()
-        }
-        if var family = commaFamily {
-            while let last = family.last, isSuffix(last) {
-                result.suffix = suffixes[key(last)]
-                family.removeLast()
+        result.prefix = takePrefixes(&given)
+        if groups.count == 1 {
+            if given.count == 1, result.prefix != nil {
+                family = given  // `Mr. Smith`
+                given = []
+            } else if given.count > 1 {
+                let start = familyStart(given)
+                family = Array(given[start...])
+                given.removeSubrange(start...)
             }
-            result.family = family.isEmpty ? nil : familyCase(family)
-            if let first = tokens.first { result.given = properCase(first) }
-            if tokens.count > 1 { result.middle = tokens.dropFirst().map(properCaseInitial).joined(separator: " ") }
-            return result
         }
-        guard !tokens.isEmpty else { return result }
-        if tokens.count == 1 {
-            result.given = properCase(tokens[0])
-            return result
+        if let first = given.first { result.given = properCaseInitial(trimmingDots(first)) }
+        if given.count > 1 { result.middle = given.dropFirst().map(properCaseInitial).joined(separator: " ") }
+        if !family.isEmpty {
+            family[family.count - 1] = trimmingDots(family[family.count - 1])
+            result.family = familyCase(family)
         }
-        // The family name starts at the first particle after the given name, or is the last word.
-        var familyStart = tokens.count - 1
-        var k = tokens.count - 2
-        while k >= 1, isParticle(tokens[k]) {
-            familyStart = k
-            k -= 1
-        }
-        result.given = properCase(tokens[0])
-        if familyStart > 1 { result.middle = tokens[1..<familyStart].map(properCaseInitial).joined(separator: " ") }
-        result.family = familyCase(Array(tokens[familyStart...]))
         return result
     }
 
-    static func words(_ s: String) -> [String] {
-        // Split on the bytes: a space or tab is never part of a multi-byte character.
-        s.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    static func key(_ word: String) -> String {
-        if let ascii = word.utf8.withContiguousStorageIfAvailable({ bytes -> String? in
-            var start = 0, end = bytes.count
-            while start < end && (bytes[start] == UInt8(ascii: ".") || bytes[start] == UInt8(ascii: ",")) { start += 1 }
-            while end > start && (bytes[end - 1] == UInt8(ascii: ".") || bytes[end - 1] == UInt8(ascii: ",")) { end -= 1 }
-            var out = [UInt8]()
-            out.reserveCapacity(end - start)
-            for k in start..<end {
-                if bytes[k] >= 0x80 { return nil }
-                out.append(lowerASCII(bytes[k]))
-            }
-            return String(decoding: out, as: UTF8.self)
-        }), let ascii { return ascii }
-        return stripping(word, ".,").lowercased()
-    }
-
-    /// `word` without the characters of `set` at either end.
-    static func stripping(_ word: String, _ set: String) -> String {
-        // ASCII marks (the only ones used) can be checked on the bytes, without copying them.
-        let marks = set.utf8
-        if marks.allSatisfy({ $0 < 0x80 }), let (first, last) = word.utf8Ends, !marks.contains(first), !marks.contains(last) {
-            return word
+    /// The suffixes ending `words`, leaving at least `keeping` words; a weak one (`V`, `DO`)
+    /// only when the words are not a given name after a comma.
+    private static func takeTrailingSuffixes(_ words: inout [String], keeping: Int, commaGiven: Bool) -> [String] {
+        var found: [String] = []
+        while words.count > keeping, let last = words.last, let s = suffix(last) {
+            if commaGiven || words.count <= 2, key(last).map(weakSuffixes.contains) ?? false { break }
+            found.insert(s, at: 0)
+            words.removeLast()
         }
-        var s = Substring(word)
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return s.count == word.count ? word : String(s)
+        return found
     }
 
-    static func isSuffix(_ word: String) -> Bool { shortKey(word, longest: longestSuffix).map { suffixes[$0] != nil } ?? false }
-    static func isPrefix(_ word: String) -> Bool { shortKey(word, longest: longestPrefix).map(prefixes.contains) ?? false }
-    static func isParticle(_ word: String) -> Bool { shortKey(word, longest: longestParticle).map(particles.contains) ?? false }
+    /// The titles starting `words` (`Dr.`, `Lt. Col.`, `The Hon.`), leaving at least one word.
+    static func takePrefixes(_ words: inout [String]) -> String? {
+        let n = leadingPrefixes(words)
+        guard n > 0 else { return nil }
+        // Titles alone (`Dr`) are a name.
+        let take = n < words.count ? n : n - 1
+        guard take > 0, !(take == 1 && key(words[0]) == "the") else { return nil }
+        let taken = words[..<take].map { properCase(trimmingDots($0)) }.joined(separator: " ")
+        words.removeFirst(take)
+        return taken
+    }
 
-    private static let longestSuffix = suffixes.keys.map(\.utf8.count).max()!
-    private static let longestPrefix = prefixes.map(\.utf8.count).max()!
-    private static let longestParticle = particles.map(\.utf8.count).max()!
+    /// How many words at the start are titles (`The` counts before one).
+    static func leadingPrefixes(_ words: [String]) -> Int {
+        var k = 0
+        if words.count > 1, key(words[0]) == "the", isPrefix(words[1]) { k = 1 }
+        while k < words.count, isPrefix(words[k]) { k += 1 }
+        return k
+    }
 
-    /// `key(word)`, or nil when the word is ASCII and its key would be longer than `longest`
-    /// bytes: most words of a name are longer than any prefix, suffix or particle, and need
-    /// neither a key built nor a hash taken. (Lower-casing can shorten only non-ASCII text.)
-    static func shortKey(_ word: String, longest: Int) -> String? {
-        var bytes = 0, marks = 0, ascii = true
-        for b in word.utf8 {
-            bytes += 1
-            if b >= 0x80 { ascii = false; break }
+    /// Where the family name starts among a name's words: at the particles before the last
+    /// word (`de la Cruz`), or the last word.
+    static func familyStart(_ words: [String]) -> Int {
+        var start = words.count - 1
+        var k = words.count - 2
+        while k >= 1, isParticle(words[k]) {
+            start = k
+            k -= 1
         }
-        if ascii {
-            // Leading and trailing `.` and `,` do not count.
-            let utf8 = word.utf8
-            var i = utf8.startIndex
-            while i != utf8.endIndex, utf8[i] == UInt8(ascii: ".") || utf8[i] == UInt8(ascii: ",") { marks += 1; i = utf8.index(after: i) }
-            if marks < bytes {
-                var j = utf8.endIndex
-                while j != i, utf8[utf8.index(before: j)] == UInt8(ascii: ".") || utf8[utf8.index(before: j)] == UInt8(ascii: ",") { marks += 1; j = utf8.index(before: j) }
-            }
-            if bytes - marks > longest { return nil }
-        }
-        return key(word)
+        return start
     }
 
-    /// `&`, `and`, `+` or `&amp;` (any case, after leading `.` or `,`) joining a couple, and not
-    /// ending in `.` or `,`.
-    static func isJoint(_ word: String) -> Bool {
-        var utf8 = Substring(word).utf8
-        guard let last = utf8.last, last != UInt8(ascii: "."), last != UInt8(ascii: ",") else { return false }
-        while let first = utf8.first, first == UInt8(ascii: ".") || first == UInt8(ascii: ",") { utf8 = utf8.dropFirst() }
-        switch utf8.count {
-        case 1: return utf8.first == UInt8(ascii: "&") || utf8.first == UInt8(ascii: "+")
-        case 3: return utf8.elementsEqual("and".utf8) { lowerASCII($0) == $1 }
-        case 5: return utf8.elementsEqual("&amp;".utf8) { lowerASCII($0) == $1 }
-        default: return false
-        }
-    }
-
-    /// A family name from its own column: `DE LA CRUZ` → `de la Cruz`, `MCDONALD` → `McDonald`.
-    public static func properCaseFamily(_ text: String) -> String {
-        familyCase(words(text))
-    }
-
-    /// Particles stay lower case inside a family name (`de la Cruz`), unless they start it alone.
-    static func familyCase(_ words: [String]) -> String {
-        if words.count == 1 { return properCase(words[0]) }  // most family names: one word, no particle
-        return words.enumerated().map { k, w in
-            k < words.count - 1 && isParticle(w) && !isMixedCase(w) ? w.lowercased() : properCase(w)
-        }.joined(separator: " ")
-    }
-
-    /// `A` → `A.`-less initial kept as `A`; other words proper-cased.
-    static func properCaseInitial(_ word: String) -> String {
-        let bare = stripping(word, ".")
-        return bare.count == 1 ? bare.uppercased() : properCase(word)
-    }
-
-    static func isMixedCase(_ word: String) -> Bool {
-        var upper = false, lower = false
-        for scalar in word.unicodeScalars {
-            let p = scalar.properties
-            if p.changesWhenLowercased { upper = true }
-            if p.changesWhenUppercased { lower = true }
-            if upper && lower { return true }
-        }
-        return false
-    }
-
-    /// Proper case for a word written all in capitals or all in lower case; mixed case is kept.
-    public static func properCase(_ word: String) -> String {
-        if let ascii = properCaseASCII(word) { return ascii }
-        if isMixedCase(word) { return word }
-        return word.split(separator: "-", omittingEmptySubsequences: false).map { part -> String in
-            let lower = part.lowercased()
-            if let apostrophe = lower.firstIndex(where: { $0 == "'" || $0 == "’" }), lower.distance(from: lower.startIndex, to: apostrophe) == 1 {
-                // O'Neil, D'Angelo
-                let after = lower.index(after: apostrophe)
-                return lower.prefix(1).uppercased() + String(lower[apostrophe]) + capitalized(String(lower[after...]))
-            }
-            if lower.hasPrefix("mc") && lower.count > 3 {
-                return "Mc" + capitalized(String(lower.dropFirst(2)))
-            }
-            if macNames.contains(lower) {
-                return "Mac" + capitalized(String(lower.dropFirst(3)))
-            }
-            return capitalized(lower)
-        }.joined(separator: "-")
-    }
-
-    /// `properCase` on the bytes of an ASCII word (the common case), or nil for any other word.
-    /// Same rules: mixed case kept; each hyphenated part gets a capital, after `O'` and `Mc`
-    /// too, and the listed Mac names.
-    static func properCaseASCII(_ word: String) -> String? {
-        word.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-            var upper = false, lower = false
-            for b in bytes {
-                if b >= 0x80 { return nil }
-                if b >= 0x41 && b <= 0x5A { upper = true } else if b >= 0x61 && b <= 0x7A { lower = true }
-            }
-            if upper && lower { return word }
-            return String(unsafeUninitializedCapacity: bytes.count) { out in
-                var start = 0
-                while start <= bytes.count {
-                    var end = start
-                    while end < bytes.count && bytes[end] != UInt8(ascii: "-") { end += 1 }
-                    for k in start..<end { out[k] = lowerASCII(bytes[k]) }
-                    let count = end - start
-                    if count > 0 {
-                        out[start] = upperASCII(out[start])
-                        if count > 2 && out[start + 1] == UInt8(ascii: "'") {
-                            out[start + 2] = upperASCII(out[start + 2])  // O'Neil
-                        } else if count > 3 && out[start] == UInt8(ascii: "M") && out[start + 1] == UInt8(ascii: "c") {
-                            out[start + 2] = upperASCII(out[start + 2])  // McDonald
-                        } else if count > 3 && out[start] == UInt8(ascii: "M") && out[start + 1] == UInt8(ascii: "a") && out[start + 2] == UInt8(ascii: "c"),
-                                  macNames.contains(String(decoding: [lowerASCII(out[start])] + out[(start + 1)..<end], as: UTF8.self)) {
-                            out[start + 3] = upperASCII(out[start + 3])  // MacDonald
-                        }
-                    }
-                    if end < bytes.count { out[end] = UInt8(ascii: "-") }
-                    start = end + 1
-                }
-                return bytes.count
-            }
-        } ?? nil
-    }
-
-    @inline(__always) static func lowerASCII(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
-    @inline(__always) static func upperASCII(_ b: UInt8) -> UInt8 { b >= 0x61 && b <= 0x7A ? b & 0xDF : b }
-
-    private static func capitalized(_ s: String) -> String {
-        guard let first = s.first else { return s }
-        return first.uppercased() + s.dropFirst()
+    static func trimmingDots(_ word: String) -> String {
+        guard word.utf8.last == UInt8(ascii: ".") else { return word }
+        var w = Substring(word)
+        while w.last == "." { w = w.dropLast() }
+        return w.isEmpty ? word : String(w)
     }
 }

@@ -1,0 +1,94 @@
+/// The words a name parser must know: titles, suffixes (credentials and generations) and the
+/// particles that belong to a family name. Keys are lower case without dots.
+extension NameRule {
+    /// Titles written before a name (courtesy, academic, clerical, military, office).
+    static let prefixes: Set<String> = [
+        "mr", "mrs", "ms", "miss", "mx", "mme", "mlle", "dr", "doctor", "prof", "professor",
+        "rev", "revd", "reverend", "pastor", "father", "fr", "rabbi", "sister", "brother", "msgr",
+        "hon", "honorable", "honourable", "sir", "dame", "judge", "justice",
+        "sen", "senator", "rep", "representative", "gov", "governor", "mayor",
+        "capt", "captain", "sgt", "sergeant", "lt", "lieutenant", "col", "colonel", "maj", "major",
+        "gen", "general", "cmdr", "commander", "adm", "admiral", "cpl", "corporal",
+    ]
+
+    /// Generational suffixes and credentials, with the spelling they are given in.
+    static let suffixes: [String: String] = [
+        "jr": "Jr", "sr": "Sr", "ii": "II", "iii": "III", "iv": "IV", "v": "V", "vi": "VI",
+        "2nd": "2nd", "3rd": "3rd",
+        "md": "MD", "do": "DO", "dds": "DDS", "dmd": "DMD", "dvm": "DVM", "od": "OD", "dpm": "DPM",
+        "phd": "PhD", "edd": "EdD", "psyd": "PsyD", "pharmd": "PharmD", "jd": "JD", "llm": "LLM",
+        "mba": "MBA", "esq": "Esq", "esquire": "Esq", "cpa": "CPA", "cfa": "CFA", "cfp": "CFP",
+        "chfc": "ChFC", "clu": "CLU", "aia": "AIA", "pe": "PE", "rn": "RN", "lpn": "LPN", "np": "NP",
+        "bsn": "BSN", "msn": "MSN", "lcsw": "LCSW", "facs": "FACS", "ret": "Ret",
+    ]
+
+    /// Suffixes that are also a middle initial or a name word when not clearly at the end.
+    static let weakSuffixes: Set<String> = ["v", "do", "pe", "np", "od", "ret"]
+
+    /// Words that start a family name (`van der Berg`, `de la Cruz`, `St. John`, `Mac Donald`).
+    static let particles: Set<String> = [
+        "de", "del", "della", "dela", "der", "den", "des", "di", "da", "dos", "das", "do", "du",
+        "la", "le", "lo", "van", "vander", "von", "ten", "ter", "bin", "al", "st", "ste", "mac", "mc",
+    ]
+
+    /// Particles that keep their capital (`St. John`, `Mac Donald`) when the name is recased.
+    static let capitalParticles: Set<String> = ["st", "ste", "mac", "mc"]
+
+    static let macNames: Set<String> = [
+        "macdonald", "macarthur", "mackenzie", "macleod", "macmillan", "macintosh", "macintyre", "macneil",
+        "macgregor", "macpherson", "maclean", "mackay", "macaulay", "macdougall", "macfarlane", "mackinnon",
+    ]
+
+    /// The word in lower case without dots and commas (`Ph.D.,` → `phd`); nil when it cannot
+    /// be a key of the tables (longer than any of them, or not ASCII).
+    static func key(_ word: String) -> String? {
+        let utf8 = word.utf8
+        guard utf8.count <= 2 * longestKey else { return nil }
+        var kept = 0, plain = true
+        for b in utf8 {
+            if b == UInt8(ascii: ".") || b == UInt8(ascii: ",") { plain = false; continue }
+            if b >= 0x80 { return nil }  // every key of the tables is ASCII
+            if b >= 0x41 && b <= 0x5A { plain = false }
+            kept += 1
+        }
+        if kept > longestKey { return nil }
+        // Most words are already a key: lower case, no dots.
+        if plain { return word }
+        return String(unsafeUninitializedCapacity: kept) { out in
+            var k = 0
+            for b in utf8 where b != UInt8(ascii: ".") && b != UInt8(ascii: ",") {
+                out[k] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                k += 1
+            }
+            return k
+        }
+    }
+
+    /// The longest key of the tables (`representative`).
+    private static let longestKey = 14
+
+    static func isPrefix(_ word: String) -> Bool { key(word).map(prefixes.contains) ?? false }
+    static func isParticle(_ word: String) -> Bool { key(word).map(particles.contains) ?? false }
+    static func suffix(_ word: String) -> String? { key(word).flatMap { suffixes[$0] } }
+
+    /// `&`, `and`, `+` or `&amp;` joining a couple.
+    static func isJoint(_ word: String) -> Bool {
+        switch word.utf8.count {
+        case 1: return word == "&" || word == "+"
+        case 3: return key(word) == "and"
+        case 5: return word == "&amp;"
+        default: return false
+        }
+    }
+
+    /// One letter, with or without its dot: a middle initial.
+    static func isInitial(_ word: String) -> Bool {
+        var letters = 0
+        for s in word.unicodeScalars {
+            if s == "." { continue }
+            guard s.properties.isAlphabetic else { return false }
+            letters += 1
+        }
+        return letters == 1
+    }
+}
