@@ -1,6 +1,9 @@
 /// A postal address in USPS components (US and Canada). Every field is optional: a lead list
 /// may hold only a street line, only a ZIP code, or nothing at all.
 public struct PostalAddress: Sendable, Equatable, Codable {
+    /// The person, company or department written before the delivery line (`Acme Inc, Attn
+    /// Billing`); not part of `deliveryLine`, `formatted` or any key.
+    public var recipient: String?
     public var houseNumber: String?
     public var streetPredirectional: String?
     public var streetName: String?
@@ -16,6 +19,9 @@ public struct PostalAddress: Sendable, Equatable, Codable {
     public var zip4: String?
     /// `US` or `CA`.
     public var country: String?
+    /// What was written but fits no component, as written (a second unit, a mail stop, a number
+    /// that is not a ZIP code): kept, never dropped.
+    public var unparsed: String?
 
     public init() {}
 
@@ -50,10 +56,27 @@ public struct PostalAddress: Sendable, Equatable, Codable {
         }
     }
 
-    /// `123 N MAIN ST APT 4`, or `PO BOX 12`.
+    /// The box line: `PO BOX 12`, or a route's box (`RR 2 BOX 152`, `HC 68 BOX 23A`, `PSC 802
+    /// BOX 74`, where the route is in `streetName` and there is no house number).
+    public var boxLine: String? {
+        guard let poBoxID else { return nil }
+        if houseNumber == nil, let route = streetName { return route + " BOX " + poBoxID }
+        return "PO BOX " + poBoxID
+    }
+
+    /// `123 N MAIN ST APT 4`, `PO BOX 12` or `RR 2 BOX 152`.
     public var deliveryLine: String? {
-        if let poBoxID { return "PO BOX " + poBoxID }
+        if let boxLine { return boxLine }
         var line = Self.emptyLine()
+        // Canada Post writes a unit without a designator before the civic number: `10-123 MAIN ST`.
+        if country == "CA", unitType == nil, let unitID, let houseNumber {
+            line += unitID + "-" + houseNumber
+            Self.append(streetPredirectional, to: &line, separator: " ")
+            Self.append(streetName, to: &line, separator: " ")
+            Self.append(streetSuffix, to: &line, separator: " ")
+            Self.append(streetPostdirectional, to: &line, separator: " ")
+            return line
+        }
         // The street's parts straight into the line, not through a `streetLine` string first.
         Self.append(houseNumber, to: &line, separator: " ")
         Self.append(streetPredirectional, to: &line, separator: " ")

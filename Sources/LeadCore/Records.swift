@@ -35,7 +35,7 @@ public struct AddressRecord: Sendable, Equatable {
         address = deliveryLine
         self.formatted = formatted
         houseNumber = a.houseNumber
-        if let street = a.poBoxID.map({ "PO BOX " + $0 }) ?? a.streetLine {
+        if let street = a.boxLine ?? a.streetLine {
             if let unit = a.unit, !unit.isEmpty { streetName = street + " " + unit } else { streetName = street }
         }
         locality = a.city

@@ -17,9 +17,9 @@ struct Normalize: ParsableCommand {
               email    input, valid, normalized, suggestion
               name     input, prefix, given, middle, family, suffix, nickname, household, \
             second_prefix, second_given, second_middle, second_family
-              address  input, house_number, street_predirectional, street_name, street_suffix, \
-            street_postdirectional, unit_type, unit_id, po_box_id, city, state, zip, zip4, \
-            country, formatted
+              address  input, recipient, house_number, street_predirectional, street_name, \
+            street_suffix, street_postdirectional, unit_type, unit_id, po_box_id, city, state, \
+            zip, zip4, country, formatted, unparsed
               date     input, iso, time, valid, ambiguous
             Example: printf '(617) 555-0100\\n' | leadport normalize phone
             """
@@ -34,6 +34,9 @@ struct Normalize: ParsableCommand {
     @Option(help: "Address style: usps (Publication 28 abbreviations, upper case) or as-written.")
     var style: AddressStyle = .usps
 
+    @Option(help: "Country of addresses that show none (no postal code, state, province or country name): US or CA.")
+    var country: String = "US"
+
     @Option(help: "How to read dates such as 03/04/2024: mdy or dmy. Without it such dates are flagged as ambiguous.")
     var order: DateOrder?
 
@@ -42,6 +45,7 @@ struct Normalize: ParsableCommand {
 
     func validate() throws {
         guard dateSystem == 1900 || dateSystem == 1904 else { throw ValidationError("--date-system must be 1900 or 1904") }
+        guard ["US", "CA"].contains(country.uppercased()) else { throw ValidationError("--country must be US or CA") }
     }
 
     func run() throws {
@@ -90,8 +94,9 @@ enum NormalizeJSON {
             o.set("second_middle", r.secondMiddle)
             o.set("second_family", r.secondFamily)
         case .address:
-            let r = AddressRule.parse(value, style: options.style)
+            let r = AddressRule.parse(value, style: options.style, country: options.country.uppercased())
             let a = r.address
+            o.set("recipient", a.recipient)
             o.set("house_number", a.houseNumber)
             o.set("street_predirectional", a.streetPredirectional)
             o.set("street_name", a.streetName)
@@ -106,6 +111,7 @@ enum NormalizeJSON {
             o.set("zip4", a.zip4)
             o.set("country", a.country)
             o.set("formatted", a.formatted)
+            o.set("unparsed", a.unparsed)
             if !r.problems.isEmpty { o.set("problems", json: JSONText.array(r.problems)) }
             if !r.repairs.isEmpty { o.set("repairs", json: JSONText.array(r.repairs)) }
         case .date:

@@ -356,3 +356,141 @@ import Testing
         #expect(PhoneRule.selfCheck() == nil)
     }
 }
+
+/// Issue 12 item 8: each bug named there, with the test that would have caught it.
+@Suite struct AddressRuleIssue12Tests {
+    @Test func aUnitNeverVanishes() {
+        // "STE 305" and "Apt 4" used to be lost when the city followed without a comma.
+        let a = AddressRule.parse("John Smith, 123 Main St STE 305, Springfield IL 62701").address
+        #expect([a.unitType, a.unitID] == ["STE", "305"])
+        let b = AddressRule.parse("123 Main St Apt 4 Springfield IL 62701").address
+        #expect([b.unitType, b.unitID, b.city] == ["APT", "4", "SPRINGFIELD"])
+        // A second unit is kept, not dropped.
+        let c = AddressRule.parse("7 Pine Rd Bldg 3 Apt 4, Dover, DE 19901").address
+        #expect([c.unitType, c.unitID, c.unparsed] == ["BLDG", "3", "Apt 4"])
+    }
+
+    @Test func aNumberThatIsNoZIPIsKept() {
+        // A trailing number read as a bad ZIP used to be discarded.
+        let a = AddressRule.parse("123 Main Street Springfield IL 62")
+        #expect(a.address.postalCode == nil)
+        #expect(a.address.unparsed == "62")
+        #expect(a.problems.contains { $0.contains("62") })
+    }
+
+    @Test(arguments: [
+        ("123 Main St Apt 12", "APT", "12"), ("123 Main St Suite 4500", "STE", "4500"), ("123 Main St # 7", "#", "7"),
+    ])
+    func aNumberAfterAUnitWordIsNoZIP(input: String, type: String, id: String) {
+        let a = AddressRule.parse(input).address
+        #expect(a.postalCode == nil)
+        #expect([a.unitType, a.unitID] == [type, id])
+    }
+
+    @Test func aNumberAfterABoxOrHighwayWordIsNoZIP() {
+        #expect(AddressRule.parse("PO Box 12345").address.poBoxID == "12345")
+        #expect(AddressRule.parse("PO Box 12345").address.postalCode == nil)
+        let h = AddressRule.parse("1234 West US Hwy 50").address
+        #expect([h.streetPredirectional, h.streetName, h.postalCode] == ["W", "US HIGHWAY 50", nil])
+        let r = AddressRule.parse("RR2 BOX 348").address
+        #expect([r.streetName, r.poBoxID, r.postalCode] == ["RR 2", "348", nil])
+    }
+
+    @Test func aShortNumberWithoutAStateIsNoZIP() {
+        let a = AddressRule.parse("123 Main St Springfield 4").address
+        #expect([a.postalCode, a.city, a.unparsed] == [nil, "SPRINGFIELD", "4"])
+    }
+
+    @Test func theCityIsFoundWithoutACommaOrAState() {
+        #expect(AddressRule.parse("10 Downing St North Adams MA 01247").address.city == "NORTH ADAMS")
+        #expect(AddressRule.parse("123 Main St, Springfield").address.city == "SPRINGFIELD")
+        #expect(AddressRule.parse("123 Main St Springfield 62701").address.city == "SPRINGFIELD")
+        let oregon = AddressRule.parse("123A Main St Portland Oregon 97205").address
+        #expect([oregon.city, oregon.state] == ["PORTLAND", "OR"])
+    }
+
+    @Test func cityOnlyLines() {
+        let a = AddressRule.parse("Wausau, WI 54403").address
+        #expect([a.city, a.state, a.postalCode, a.streetName] == ["WAUSAU", "WI", "54403", nil])
+        let b = AddressRule.parse("St. Louis, MO 63101").address
+        #expect([b.city, b.streetName, b.streetSuffix] == ["ST LOUIS", nil, nil])
+    }
+
+    @Test func saintCities() {
+        #expect(AddressRule.parse("123 Main St St Louis MO 63101").address.city == "ST LOUIS")
+        #expect(AddressRule.parse("456 Elm Ave Port St. Lucie FL 34952").address.city == "PORT ST LUCIE")
+    }
+
+    @Test func noDepartmentOrMailStopInTheCity() {
+        let a = AddressRule.parse("100 Main St Mail Stop 5 Springfield IL 62701").address
+        #expect([a.city, a.unparsed] == ["SPRINGFIELD", "Mail Stop 5"])
+        let b = AddressRule.parse("1 University Ave, Dept 12 Lowell, MA 01854").address
+        #expect([b.city, b.unitType, b.unitID] == ["LOWELL", "DEPT", "12"])
+    }
+
+    @Test(arguments: ["PO Box 77", "P O Box 77", "P.O. Box 77", "POB 77", "Post Office Box 77", "Box 77", "PO Box #77", "POBox 77"])
+    func poBoxSpellings(input: String) {
+        let a = AddressRule.parse(input + ", Hanover, NH 03755").address
+        #expect([a.poBoxID, a.city, a.deliveryLine] == ["77", "HANOVER", "PO BOX 77"])
+    }
+
+    @Test func ruralAndHighwayContractRoutes() {
+        let rr = AddressRule.parse("RR2 BOX 348, Anytown, KY 40000").address
+        #expect([rr.streetName, rr.poBoxID, rr.deliveryLine] == ["RR 2", "348", "RR 2 BOX 348"])
+        let hc = AddressRule.parse("HC 284 Box 27, Roy, NM 87743").address
+        #expect([hc.streetName, hc.poBoxID, hc.deliveryLine] == ["HC 284", "27", "HC 284 BOX 27"])
+    }
+
+    @Test(arguments: [
+        ("1234 West US Hwy 50, Pueblo, CO 81008", "US HIGHWAY 50"), ("55 State Route 9, Lake George, NY 12845", "STATE ROUTE 9"),
+        ("77 County Road 12, Farmington, NY 14425", "COUNTY ROAD 12"),
+    ])
+    func highwaysKeepTheirNumber(input: String, name: String) {
+        let a = AddressRule.parse(input).address
+        #expect(a.streetName == name)
+        #expect(a.streetSuffix == nil)
+        #expect(a.postalCode != nil)
+    }
+
+    @Test func theRecipientIsItsOwnField() {
+        let a = AddressRule.parse("Acme Corp 123 Main St Springfield IL 62701").address
+        #expect([a.recipient, a.houseNumber, a.city] == ["ACME CORP", "123", "SPRINGFIELD"])
+        #expect(a.formatted == "123 MAIN ST, SPRINGFIELD, IL 62701")
+        #expect(AddressRule.parseStreetLine("Jane Doe 9 Elm St").address.recipient == "JANE DOE")
+    }
+
+    @Test func dottedPostDirectionals() {
+        let a = AddressRule.parse("1200 Pennsylvania AVE. N.W. Washington DC 20500").address
+        #expect([a.streetSuffix, a.streetPostdirectional, a.city] == ["AVE", "NW", "WASHINGTON"])
+    }
+
+    @Test func houseNumbersWithALetterOrAFraction() {
+        #expect(AddressRule.parse("123A Main St").address.houseNumber == "123A")
+        #expect(AddressRule.parse("123 1/2 Main St").address.houseNumber == "123 1/2")
+    }
+
+    @Test func theCountryIsWhatTheAddressShowsElseTheOption() {
+        #expect(AddressRule.parse("1 Yonge St, Toronto, ON M5E 1W7").address.country == "CA")
+        #expect(AddressRule.parse("123 Main St").address.country == "US")
+        #expect(AddressRule.parse("123 Main St", country: "CA").address.country == "CA")
+        #expect(AddressRule.parse("123 Main St, Boston, MA 02134", country: "CA").address.country == "US")
+        // Canada Post's unit-before-civic form only where the address is Canadian.
+        let ca = AddressRule.parse("10-123 Main St NW", country: "CA").address
+        #expect([ca.unitID, ca.houseNumber, ca.deliveryLine] == ["10", "123", "10-123 MAIN ST NW"])
+        #expect(AddressRule.parse("112-10 Bronx Rd").address.houseNumber == "112-10")
+    }
+
+    @Test func nothingWrittenIsDropped() {
+        // Every word of the input is in some component (or the recipient or unparsed).
+        for input in ["Acme, Attn Billing, 12 Elm St Apt 4 Rear, Springfield, Sangamon County, IL 62",
+                      "PO Box 4001 Stn A, Toronto ON M5W 1A1", "100 Main St MS 4410 Springfield IL 62701"] {
+            let a = AddressRule.parse(input, style: .asWritten).address
+            let parts = [a.recipient, a.houseNumber, a.streetPredirectional, a.streetName, a.streetSuffix, a.streetPostdirectional,
+                         a.unitType, a.unitID, a.poBoxID, a.city, a.state, a.postalCode, a.unparsed].compactMap { $0 }.joined(separator: " ")
+            let kept = Set(parts.split(whereSeparator: { " ,".contains($0) }).map { $0.uppercased() })
+            for word in input.split(whereSeparator: { " ,".contains($0) }) where !["PO", "BOX", "IL", "ON", "MA"].contains(word.uppercased()) {
+                #expect(kept.contains(word.uppercased()), "\(word) of \(input)")
+            }
+        }
+    }
+}

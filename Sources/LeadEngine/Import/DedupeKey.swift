@@ -18,7 +18,7 @@ enum DedupeKey {
                 // street), and the unit by its id alone (`APT 4`, `UNIT 4` and `#4` are one door).
                 let a = AddressRule.uspsForm(lead.address)
                 let street = a.streetLine.map { [a.houseNumber, $0].compactMap { $0 }.joined(separator: " ") }
-                if let line = a.poBoxID.map({ "PO BOX " + $0 }) ?? street ?? a.deliveryLine {
+                if let line = a.boxLine ?? street ?? a.deliveryLine {
                     let unit = a.unitID.map { " #" + $0.uppercased() } ?? ""
                     return "address:" + line.uppercased() + unit + "|" + (a.postalCode ?? a.city?.uppercased() ?? "")
                 }

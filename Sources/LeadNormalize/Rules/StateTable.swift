@@ -24,6 +24,19 @@ public enum StateTable {
         "PRINCE EDWARD ISLAND": "PE", "QUEBEC": "QC", "QUÉBEC": "QC", "SASKATCHEWAN": "SK",
         "NORTHWEST TERRITORIES": "NT", "NUNAVUT": "NU", "YUKON": "YT",
     ]
+    /// Older abbreviations still common in lists (AP style for states, and the provinces' own):
+    /// `Calif.`, `Mass.`, `W.Va.`, `Ont.`, `P.E.I.`, `Qué.`.
+    static let abbreviations: [String: String] = [
+        "ALA": "AL", "ARIZ": "AZ", "ARK": "AR", "CALIF": "CA", "COLO": "CO", "CONN": "CT", "DEL": "DE",
+        "FLA": "FL", "ILL": "IL", "IND": "IN", "KAN": "KS", "KANS": "KS", "MASS": "MA", "MICH": "MI", "MINN": "MN",
+        "MISS": "MS", "MONT": "MT", "NEB": "NE", "NEBR": "NE", "NEV": "NV", "OKLA": "OK", "ORE": "OR", "OREG": "OR",
+        "PENN": "PA", "PENNA": "PA", "TENN": "TN", "TEX": "TX", "WASH": "WA", "WVA": "WV", "WIS": "WI", "WISC": "WI",
+        "WYO": "WY",
+        "ONT": "ON", "QUE": "QC", "QUÉ": "QC", "PQ": "QC", "ALTA": "AB", "SASK": "SK", "NFLD": "NL", "PEI": "PE",
+        "YUK": "YT", "NWT": "NT",
+        "NOUVEAU-BRUNSWICK": "NB", "NOUVELLE-ÉCOSSE": "NS", "COLOMBIE-BRITANNIQUE": "BC", "ÎLE-DU-PRINCE-ÉDOUARD": "PE",
+        "TERRE-NEUVE-ET-LABRADOR": "NL", "TERRITOIRES DU NORD-OUEST": "NT",
+    ]
     static let usCodes = Set(usStates.values).union(["AA", "AE", "AP"])
     static let provinceCodes = Set(provinces.values)
 
@@ -38,7 +51,14 @@ public enum StateTable {
         var t = text.trimmed.uppercased()
         if t.utf8.contains(UInt8(ascii: ".")) { t.removeAll { $0 == "." } }
         if usCodes.contains(t) || provinceCodes.contains(t) { return t }
-        return usStates[t] ?? provinces[t]
+        return usStates[t] ?? provinces[t] ?? abbreviations[t]
+    }
+
+    /// The code for a key already in upper case without dots (`MA`, `MASSACHUSETTS`, `CALIF`),
+    /// as the address rule's tokens are.
+    static func code(forKey key: String) -> String? {
+        if key.utf8.count == 2 { return usCodes.contains(key) || provinceCodes.contains(key) ? key : nil }
+        return usStates[key] ?? provinces[key] ?? abbreviations[key]
     }
 
     public static func isCanadian(_ code: String) -> Bool { provinceCodes.contains(code) }

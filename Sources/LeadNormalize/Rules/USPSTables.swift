@@ -69,7 +69,36 @@ enum USPSTables {
         "HANGAR": "HNGR", "HNGR": "HNGR", "STOP": "STOP", "KEY": "KEY", "BASEMENT": "BSMT", "BSMT": "BSMT",
         "FRONT": "FRNT", "FRNT": "FRNT", "REAR": "REAR", "LOWER": "LOWR", "LOWR": "LOWR", "UPPER": "UPPR", "UPPR": "UPPR",
         "PENTHOUSE": "PH", "PH": "PH", "OFFICE": "OFC", "OFC": "OFC", "SIDE": "SIDE", "LOBBY": "LBBY", "LBBY": "LBBY", "#": "#",
+        "APTS": "APT", "STES": "STE", "FLR": "FL", "BLD": "BLDG", "UNT": "UNIT", "PMB": "PMB",
+        // Canada Post's French designators: appartement, bureau (suite), pièce.
+        "APP": "APT", "APPARTEMENT": "APT", "BUREAU": "STE",
     ]
     /// Designators that take no number (`REAR`, `BSMT`).
     static let unitsWithoutID: Set<String> = ["BSMT", "FRNT", "LBBY", "LOWR", "OFC", "PH", "REAR", "SIDE", "UPPR"]
+
+    /// The street types most streets have: when a one-line address has no comma, the first of
+    /// these after the name ends the street (`1 Oak Park Ave Park Ridge`: `AVE`, not `PARK`).
+    static let commonSuffixes: Set<String> = [
+        "ALY", "AVE", "BLVD", "CIR", "CT", "CV", "DR", "EXPY", "FWY", "HWY", "LN", "LOOP", "PKWY", "PL", "PLZ", "RD",
+        "SQ", "ST", "TER", "TRL", "WAY", "XING", "PIKE", "TPKE", "RUN", "PATH", "WALK", "ROW",
+    ]
+
+    /// Mail-stop words (Publication 28 §327): not a secondary unit; kept in `unparsed`.
+    static let mailStops: Set<String> = ["MS", "MSC", "MAILSTOP", "M/S", "MAILCODE", "MC"]
+
+    /// Words that name a highway when a number follows (Publication 28 §237), with the word
+    /// the USPS form spells out.
+    static let highwayWords: [String: String] = [
+        "HIGHWAY": "HIGHWAY", "HWY": "HIGHWAY", "HIWAY": "HIGHWAY", "HWAY": "HIGHWAY", "HIGHWY": "HIGHWAY", "HIWY": "HIGHWAY",
+        "ROUTE": "ROUTE", "RTE": "ROUTE", "RT": "ROUTE", "INTERSTATE": "INTERSTATE", "FM": "FM", "SR": "STATE ROUTE",
+        "CR": "COUNTY ROAD", "SH": "STATE HIGHWAY", "US": "US HIGHWAY", "I": "INTERSTATE", "TOWNSHIP": "TOWNSHIP",
+        "LOOP": "LOOP", "SPUR": "SPUR",
+    ]
+    /// Words that qualify a highway word before it (`STATE ROUTE 9`, `COUNTY ROAD 12`,
+    /// `US HWY 50`), with their USPS spelling. `ROAD` is a highway word only after one of these.
+    static let highwayQualifiers: [String: String] = [
+        "US": "US", "USA": "US", "STATE": "STATE", "ST": "STATE", "COUNTY": "COUNTY", "CO": "COUNTY", "CNTY": "COUNTY",
+        "CTY": "COUNTY", "RANCH": "RANCH", "FARM": "FARM", "OLD": "OLD", "TOWNSHIP": "TOWNSHIP", "TWP": "TOWNSHIP",
+        "PROVINCIAL": "PROVINCIAL", "PARISH": "PARISH",
+    ]
 }

@@ -1,0 +1,173 @@
+import LeadCore
+
+/// One address being read: the components found so far and every word no component took.
+/// `AddressRule.parse` runs it over a whole address, `parseStreetLine` over a street line only.
+struct AddressParser {
+    var address = PostalAddress()
+    var problems: [String] = []
+    var repairs: [String] = []
+    /// Words that fit no component, given back in `unparsed` in the order they were written.
+    var leftover: [AddressToken] = []
+    var recipient: [AddressToken] = []
+    /// The country the text itself shows (a postal code, a province, a country name).
+    var shownCountry: String?
+    /// The country assumed when the text shows none (`--country`), deciding Canadian forms
+    /// such as `10-123 Main St` (unit 10) and `CP 123` (a box).
+    let assumedCountry: String?
+
+    init(country: String?) { assumedCountry = country }
+
+    var isCanadian: Bool { (shownCountry ?? assumedCountry) == "CA" || address.state.map(StateTable.isCanadian) == true }
+
+    /// A whole address: last line from the end, then recipient, delivery line and city.
+    mutating func parseWhole(_ input: String, defaultState: String?) {
+        var tokens = AddressRule.tokenize(input)
+        guard !tokens.isEmpty else { return }
+        takeCountry(&tokens)
+        takePostalCodeAndState(&tokens, defaultState: defaultState)
+        readDeliveryAndCity(tokens, withCity: true)
+    }
+
+    /// A street line only (city, state and ZIP are in columns of their own).
+    mutating func parseStreetLine(_ input: String) {
+        readDeliveryAndCity(AddressRule.tokenize(input), withCity: false)
+    }
+
+    /// Puts the recipient and the leftovers in the address, and the country.
+    mutating func finish() {
+        address.recipient = AddressRule.joined(recipient)
+        if !leftover.isEmpty {
+            leftover.sort { $0.position < $1.position }
+            address.unparsed = AddressRule.joined(leftover)
+            problems.append("not placed in any component: \(address.unparsed!)")
+        }
+        if address.houseNumber == nil && address.poBoxID == nil && address.streetName != nil {
+            problems.append("no house number")
+        }
+        let hasAny = !address.isEmpty || address.recipient != nil || address.unparsed != nil
+        if hasAny {
+            address.country = shownCountry ?? address.state.map { StateTable.isCanadian($0) ? "CA" : "US" } ?? (address.postalCode != nil ? "US" : nil)
+                ?? assumedCountry ?? "US"
+        }
+    }
+
+    /// Splits what is left after the last line into recipient, delivery line and city. The
+    /// delivery line starts at its anchor (a house number or a box); what comes before the
+    /// anchor is the recipient, except a unit written first (`Suite 200, 100 King St W`).
+    mutating func readDeliveryAndCity(_ tokens: [AddressToken], withCity: Bool) {
+        guard !tokens.isEmpty else { return }
+        var segments: [ArraySlice<AddressToken>] = []
+        var start = 0
+        for k in 1...tokens.count where k == tokens.count || tokens[k].segment != tokens[k - 1].segment {
+            segments.append(tokens[start..<k])
+            start = k
+        }
+        if let anchor = anchorIndex(tokens) {
+            takeRecipientAndUnits(tokens[..<anchor])
+            let anchorSegment = tokens[anchor].segment
+            let delivery = tokens[anchor...].prefix { $0.segment == anchorSegment }
+            var later = segments.filter { $0.first!.segment > anchorSegment }
+            var city: ArraySlice<AddressToken>?
+            if withCity, let last = later.last, isCitySegment(last) {
+                city = last
+                later.removeLast()
+                // `Springfield, Sangamon County`: the county is not the city.
+                if last.last?.key == "COUNTY", let before = later.last, isCitySegment(before) {
+                    leftover += last
+                    city = before
+                    later.removeLast()
+                }
+            }
+            let tail = parseDelivery(Array(delivery), cityFromTail: withCity && city == nil)
+            for segment in later { takeSecondarySegment(segment) }
+            if withCity && city == nil { takeCity(tail) } else { leftover += tail }
+            if let city { takeCity(Array(city)) }
+            return
+        }
+        // No house number and no box: a city alone (`Wausau, WI 54403`), or a street without a
+        // number (`Hwy 50 Pueblo CO`, `Main St, Springfield, IL`).
+        if segments.count == 1 {
+            let only = Array(segments[0])
+            let streetLike = only.indices.contains { k in
+                let t = only[k]
+                if t.hasDigit || USPSTables.highwayWords[t.key] != nil { return true }
+                // A common street type after a word (`Oak Park Ave`), but not Saint (`Port St Lucie`).
+                guard k >= 1, let suffix = USPSTables.suffixes[t.key], USPSTables.commonSuffixes.contains(suffix) else { return false }
+                return !(suffix == "ST" && k + 1 < only.count)
+            }
+            if withCity && !streetLike && (address.state != nil || address.postalCode != nil) {
+                takeCity(only)
+            } else {
+                let tail = parseDelivery(only, cityFromTail: withCity)
+                if withCity { takeCity(tail) } else { leftover += tail }
+            }
+            return
+        }
+        var rest = segments
+        var city: ArraySlice<AddressToken>?
+        if withCity, let last = rest.last, isCitySegment(last) {
+            city = last
+            rest.removeLast()
+        }
+        let first = rest.removeFirst()
+        if unitRun(first, at: first.startIndex) != nil {
+            takeSecondarySegment(first)
+        } else {
+            leftover += parseDelivery(Array(first), cityFromTail: false)
+        }
+        for segment in rest { takeSecondarySegment(segment) }
+        if let city { takeCity(Array(city)) }
+    }
+
+    /// A comma segment that can be the city: words, not a unit, a box or a street line.
+    private func isCitySegment(_ segment: ArraySlice<AddressToken>) -> Bool {
+        guard let first = segment.first else { return false }
+        if isHouseNumber(first) || boxPhrase(Array(segment), at: 0) != nil { return false }
+        // A unit alone is not a city; a unit glued to one is (`Dept 12 Lowell`).
+        if let end = unitRun(segment, at: segment.startIndex) { return segment[end...].contains { !$0.isAllDigits } }
+        return segment.contains { !$0.isAllDigits }
+    }
+
+    /// A segment after the street: a unit (`Apt 4`), a box (`PO Box 9`), else kept as written.
+    private mutating func takeSecondarySegment(_ segment: ArraySlice<AddressToken>) {
+        var k = segment.startIndex
+        while k < segment.endIndex {
+            if let end = unitRun(segment, at: k) {
+                takeUnit(segment[k..<end])
+                k = end
+            } else if let box = boxPhrase(Array(segment[k...]), at: 0) {
+                let tail = takeBox(Array(segment[k...]), box)
+                leftover += tail
+                return
+            } else {
+                leftover.append(segment[k])
+                k += 1
+            }
+        }
+    }
+
+    /// The city: the words left, without unit or mail-stop text glued to them (`Dept 12`,
+    /// `MS 4410`) and without a number standing alone.
+    mutating func takeCity(_ tokens: [AddressToken]) {
+        var words: [AddressToken] = []
+        var k = 0
+        while k < tokens.count {
+            if let end = unitRun(tokens[...], at: k) {
+                takeUnit(tokens[k..<end])
+                k = end
+            } else if let end = mailStopRun(tokens, at: k) {
+                leftover += tokens[k..<end]
+                k = end
+            } else if tokens[k].isAllDigits || (tokens[k].key == "#") {
+                leftover.append(tokens[k])
+                k += 1
+            } else {
+                words.append(tokens[k])
+                k += 1
+            }
+        }
+        if let city = AddressRule.joined(words) {
+            if address.city == nil { address.city = city } else { leftover += words }
+        }
+    }
+}

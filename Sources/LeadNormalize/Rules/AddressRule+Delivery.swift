@@ -1,0 +1,135 @@
+import LeadCore
+
+/// The delivery line: where it starts, its box or house number, and its units.
+extension AddressParser {
+    /// Where the delivery line starts: the first house number or box. A number inside a name
+    /// (`Studio 54 LLC, 123 Main St`) gives way to a later one that starts a comma segment
+    /// when nothing street-like follows it.
+    func anchorIndex(_ tokens: [AddressToken]) -> Int? {
+        var fallback: Int?
+        for i in tokens.indices where isAnchor(tokens, at: i) {
+            let startsSegment = i == 0 || tokens[i - 1].segment != tokens[i].segment
+            if fallback != nil {
+                if startsSegment { return i }
+                continue
+            }
+            if startsSegment || boxPhrase(tokens, at: i) != nil { return i }
+            let segment = tokens[i].segment
+            let streetFollows = tokens[(i + 1)...].prefix { $0.segment == segment }.contains {
+                USPSTables.suffixes[$0.key] != nil || USPSTables.highwayWords[$0.key] != nil || USPSTables.units[$0.key] != nil
+            }
+            if streetFollows { return i }
+            fallback = i
+        }
+        return fallback
+    }
+
+    private func isAnchor(_ tokens: [AddressToken], at i: Int) -> Bool {
+        if isHouseNumber(tokens[i]) && !numberBelongsToWord(tokens, at: i) { return true }
+        return boxPhrase(tokens, at: i) != nil
+    }
+
+    /// `123`, `123A`, `112-10` (Queens), `N89W16785` (Wisconsin grid), `123½`; not an
+    /// ordinal (`5th`) nor a fraction alone (`1/2`).
+    func isHouseNumber(_ t: AddressToken) -> Bool {
+        let u = Array(t.key.utf8)
+        guard !u.isEmpty, u.count <= 12 else { return false }
+        if AddressToken.isDigit(u[0]) {
+            let digits = u.prefix(while: AddressToken.isDigit).count
+            let rest = u[digits...]
+            if rest.isEmpty { return true }
+            if rest.first == UInt8(ascii: "-") { return rest.count >= 2 && rest.dropFirst().allSatisfy { AddressToken.isDigit($0) || AddressToken.isLetter($0) } }
+            if rest.count == 1 && AddressToken.isLetter(rest.first!) { return true }
+            if t.key.hasSuffix("½") || t.key.hasSuffix("¼") || t.key.hasSuffix("¾") { return true }
+            return false
+        }
+        // Grid: N89W16785, W156N8480.
+        let directions: Set<UInt8> = [UInt8(ascii: "N"), UInt8(ascii: "S"), UInt8(ascii: "E"), UInt8(ascii: "W")]
+        guard u.count >= 4, directions.contains(u[0]) else { return false }
+        let firstDigits = u.dropFirst().prefix(while: AddressToken.isDigit).count
+        guard firstDigits > 0, 1 + firstDigits < u.count, directions.contains(u[1 + firstDigits]) else { return false }
+        let tail = u[(2 + firstDigits)...]
+        return !tail.isEmpty && tail.allSatisfy(AddressToken.isDigit)
+    }
+
+    /// Whether the number at `i` is the id of the word before it (`Apt 4`, `Box 12`, `RR 2`,
+    /// `Hwy 50`, `County Road 12`, `# 4`); a ZIP-shaped number after a state code is not
+    /// (`FL 32801`, `MS 39201`).
+    func numberBelongsToWord(_ tokens: [AddressToken], at i: Int) -> Bool {
+        guard i > 0, tokens[i - 1].segment == tokens[i].segment else { return false }
+        let previous = tokens[i - 1].key
+        let digits = tokens[i].key.utf8.filter(AddressToken.isDigit).count
+        if (digits == 5 || digits == 9) && previous.utf8.count == 2 && StateTable.code(forKey: previous) != nil { return false }
+        if previous == "#" || USPSTables.mailStops.contains(previous) || USPSTables.highwayWords[previous] != nil { return true }
+        if let unit = USPSTables.units[previous], !USPSTables.unitsWithoutID.contains(unit) { return true }
+        if Self.boxWords.contains(previous) || Self.routeWords[previous] != nil { return true }
+        if previous == "ROAD" || previous == "RD", i >= 2, USPSTables.highwayQualifiers[tokens[i - 2].key] != nil { return true }
+        if isCanadian && (previous == "CP" || previous == "POSTALE") { return true }
+        return false
+    }
+
+    static let boxWords: Set<String> = ["BOX", "BX", "POB", "POBOX", "DRAWER", "LOCKBOX"]
+    /// Route designators (Publication 28 §24–25, and military PSC/CMR units) with their USPS form.
+    static let routeWords: [String: String] = ["RR": "RR", "RFD": "RR", "HC": "HC", "HCR": "HC", "PSC": "PSC", "CMR": "CMR"]
+
+    /// A unit starting at `k`: `Apt 4`, `Ste. #305`, `# 4`, `5th Floor`; with `bare`, also a
+    /// designator that takes no id (`Rear`, `Bsmt`). Returns the index after it.
+    func unitRun(_ tokens: ArraySlice<AddressToken>, at k: Int, bare: Bool = false) -> Int? {
+        let t = tokens[k]
+        let end = tokens.endIndex
+        func idAt(_ j: Int) -> Bool {
+            guard j < end, tokens[j].segment == t.segment else { return false }
+            let id = tokens[j]
+            return id.hasDigit || (id.key.utf8.count <= 2 && id.key.utf8.allSatisfy(AddressToken.isLetter) && USPSTables.suffixes[id.key] == nil)
+        }
+        if t.key == "#" { return k + 1 < end && tokens[k + 1].segment == t.segment ? k + 2 : nil }
+        if let standard = USPSTables.units[t.key] {
+            var j = k + 1
+            if j < end, tokens[j].key == "#", tokens[j].segment == t.segment { j += 1 }
+            if idAt(j) { return j + 1 }
+            return bare && USPSTables.unitsWithoutID.contains(standard) ? k + 1 : nil
+        }
+        // `5th Floor`, `2nd Fl`.
+        if k + 1 < end, t.startsWithDigit, USPSTables.units[tokens[k + 1].key] == "FL", tokens[k + 1].segment == t.segment { return k + 2 }
+        return nil
+    }
+
+    /// A mail stop (`MS 4410`, `Mail Stop 12`, `MSC 301`); returns the index after it.
+    func mailStopRun(_ tokens: [AddressToken], at k: Int) -> Int? {
+        if USPSTables.mailStops.contains(tokens[k].key), k + 1 < tokens.count, tokens[k + 1].hasDigit { return k + 2 }
+        if tokens[k].key == "MAIL", k + 2 < tokens.count, ["STOP", "CODE"].contains(tokens[k + 1].key), tokens[k + 2].hasDigit { return k + 3 }
+        return nil
+    }
+
+    /// The first unit goes in `unit_type`/`unit_id`; a second one (`Bldg 3 Apt 4`) is kept in `unparsed`.
+    mutating func takeUnit(_ run: ArraySlice<AddressToken>) {
+        guard address.unitType == nil && address.unitID == nil, let first = run.first else {
+            leftover += run
+            return
+        }
+        if first.key == "#" {
+            address.unitType = "#"
+            address.unitID = run.dropFirst().first?.text
+        } else if first.startsWithDigit, let floor = run.dropFirst().first {
+            address.unitType = floor.text
+            address.unitID = first.text
+        } else {
+            address.unitType = first.text
+            address.unitID = run.dropFirst().last { $0.key != "#" }?.text
+        }
+    }
+
+    /// Before the delivery line: units written first, else the recipient.
+    mutating func takeRecipientAndUnits(_ prefix: ArraySlice<AddressToken>) {
+        var k = prefix.startIndex
+        while k < prefix.endIndex {
+            if let end = unitRun(prefix, at: k) {
+                takeUnit(prefix[k..<end])
+                k = end
+            } else {
+                recipient.append(prefix[k])
+                k += 1
+            }
+        }
+    }
+}

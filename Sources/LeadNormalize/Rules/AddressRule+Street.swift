@@ -1,0 +1,185 @@
+import LeadCore
+
+/// The street: house number, directionals, name (highways included), suffix and unit.
+extension AddressParser {
+    /// Reads a delivery line from its anchor and returns the words after the street (the city
+    /// when `cityFromTail`, else kept as written).
+    mutating func parseDelivery(_ t: [AddressToken], cityFromTail: Bool) -> [AddressToken] {
+        guard !t.isEmpty else { return [] }
+        if let box = boxPhrase(t, at: 0) { return takeBox(t, box) }
+        var k = 0
+        // A unit written before the number (`Suite 200 100 King St`).
+        while k < t.count, let end = unitRun(t[...], at: k) {
+            takeUnit(t[k..<end])
+            k = end
+        }
+        if k < t.count, isCanadian, let (unit, house) = Self.unitCivic(t[k]) {
+            // Canada Post: `10-123 Main St` is unit 10 at 123.
+            if address.unitID == nil { address.unitID = unit } else { leftover.append(AddressToken(text: unit, key: unit, segment: t[k].segment, position: t[k].position)) }
+            address.houseNumber = house
+            k += 1
+        } else if k < t.count, isHouseNumber(t[k]) {
+            address.houseNumber = t[k].text
+            k += 1
+        }
+        if address.houseNumber != nil, k < t.count, Self.fractions.contains(t[k].key) {
+            address.houseNumber! += " " + t[k].text
+            k += 1
+        }
+        var street = Array(t[k...])
+        var after: [AddressToken] = []
+        // A PO box after the street (a dual address, Publication 28 §215).
+        if let b = street.indices.dropFirst().first(where: { j in boxPhrase(street, at: j).map { $0.route == nil } ?? false }),
+           let box = boxPhrase(street, at: b) {
+            after = takeBox(street, box)
+            street = Array(street[..<b])
+        }
+        // Mail stops (`Mail Stop 5`, `MSC 301`) are no unit: kept as written.
+        var m = 1
+        while m < street.count {
+            if let end = mailStopRun(street, at: m) {
+                leftover += street[m..<end]
+                street.removeSubrange(m..<end)
+            } else {
+                m += 1
+            }
+        }
+        // The unit: the first designator after at least one street word.
+        var unitTail: [AddressToken] = []
+        if let u = firstUnit(in: street, cityFromTail: cityFromTail), let end = unitRun(street[...], at: u, bare: true) {
+            takeUnit(street[u..<end])
+            var k = end
+            // A second unit right after it (`Apt 4 Rear`, `Bldg 3 Apt 4`) is kept as written.
+            while k < street.count, let next = unitRun(street[...], at: k, bare: true) {
+                takeUnit(street[k..<next])
+                k = next
+            }
+            unitTail = Array(street[k...])
+            street = Array(street[..<u])
+        }
+        let nameTail = parseStreetName(street, cityFromTail: cityFromTail)
+        return nameTail + unitTail + after
+    }
+
+    private func firstUnit(in street: [AddressToken], cityFromTail: Bool) -> Int? {
+        for u in street.indices.dropFirst() {
+            if unitRun(street[...], at: u) != nil { return u }
+            // A designator without an id: at the end, or before another unit.
+            if let standard = USPSTables.units[street[u].key], USPSTables.unitsWithoutID.contains(standard) {
+                let last = u == street.count - 1
+                let beforeUnit = u + 1 < street.count && unitRun(street[...], at: u + 1) != nil
+                let afterSuffix = !cityFromTail && USPSTables.suffixes[street[u - 1].key] != nil
+                if last || beforeUnit || afterSuffix { return u }
+            }
+        }
+        return nil
+    }
+
+    static let fractions: Set<String> = ["1/2", "1/4", "3/4", "1/3", "2/3", "½", "¼", "¾"]
+
+    /// `10-123` → unit `10`, civic number `123`.
+    static func unitCivic(_ t: AddressToken) -> (String, String)? {
+        guard let dash = t.text.firstIndex(of: "-") else { return nil }
+        let unit = t.text[..<dash], house = t.text[t.text.index(after: dash)...]
+        guard !unit.isEmpty, !house.isEmpty, house.first?.isASCII == true, house.first?.isNumber == true,
+              unit.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter) }) else { return nil }
+        return (String(unit), String(house))
+    }
+
+    /// Directionals, name and suffix; returns the words after the street.
+    mutating func parseStreetName(_ s: [AddressToken], cityFromTail: Bool) -> [AddressToken] {
+        guard !s.isEmpty else { return [] }
+        func isDirectional(_ t: AddressToken) -> Bool { USPSTables.directionals[t.key] != nil }
+        /// A post-directional at `j`: a short one always; a word (`North`) only where no city can follow.
+        func postdirectional(at j: Int) -> Bool {
+            j < s.count && isDirectional(s[j]) && (s[j].key.utf8.count <= 2 || !cityFromTail || j == s.count - 1)
+        }
+        // Highways: `US Hwy 50`, `State Route 9`, `County Road 12`, `I-95`.
+        if let (start, number) = highway(in: s) {
+            var nameStart = 0
+            if start == 1, isDirectional(s[0]) {
+                address.streetPredirectional = s[0].text
+                nameStart = 1
+            }
+            address.streetName = AddressRule.joined(s[nameStart...number])
+            var j = number + 1
+            if postdirectional(at: j) {
+                address.streetPostdirectional = s[j].text
+                j += 1
+            }
+            return Array(s[j...])
+        }
+        // Grid: `842 E 1700 S` (Publication 28 Appendix D2).
+        if s.count >= 3, isDirectional(s[0]), s[1].startsWithDigit, isDirectional(s[2]), s[2].key.utf8.count <= 2 {
+            address.streetPredirectional = s[0].text
+            address.streetName = s[1].text
+            address.streetPostdirectional = s[2].text
+            return Array(s[3...])
+        }
+        // The suffix: with a city in the same words, the first common one after the name (the
+        // city can hold suffix words: `Park Ridge`, `Lake Forest`); else the last.
+        var chosen: Int?
+        if cityFromTail {
+            var first: Int?
+            for c in s.indices.dropFirst() where USPSTables.suffixes[s[c].key] != nil {
+                if first == nil { first = c }
+                if USPSTables.commonSuffixes.contains(USPSTables.suffixes[s[c].key]!) { chosen = c; break }
+            }
+            chosen = chosen ?? first
+        } else {
+            chosen = s.indices.dropFirst().last { USPSTables.suffixes[s[$0].key] != nil }
+        }
+        if let c = chosen {
+            var nameStart = 0
+            if c >= 2, isDirectional(s[0]) {
+                address.streetPredirectional = s[0].text
+                nameStart = 1
+            }
+            address.streetName = AddressRule.joined(s[nameStart..<c])
+            address.streetSuffix = s[c].text
+            var j = c + 1
+            if postdirectional(at: j) {
+                address.streetPostdirectional = s[j].text
+                j += 1
+            }
+            return Array(s[j...])
+        }
+        // No suffix. With a city expected in the same words, where the street ends is a guess.
+        if cityFromTail && (address.state != nil || address.postalCode != nil) && s.count > 1 {
+            problems.append("could not tell where the street ends and the city begins")
+        }
+        var start = 0, end = s.count
+        if s.count >= 2, isDirectional(s[0]) { start = 1; address.streetPredirectional = s[0].text }
+        if end - start >= 2, isDirectional(s[end - 1]) { end -= 1; address.streetPostdirectional = s[end].text }
+        address.streetName = AddressRule.joined(s[start..<end])
+        return []
+    }
+
+    /// A highway name's first word and its number's index: a highway word (`HWY`, `ROUTE`,
+    /// `SR`, `FM`, `I`) or `ROAD` after a qualifier (`COUNTY ROAD`), then a number (or a county
+    /// road's letters, `County Road K`); `I-95` alone. Qualifiers before it join the name.
+    func highway(in s: [AddressToken]) -> (start: Int, number: Int)? {
+        for h in s.indices {
+            let key = s[h].key
+            if key.hasPrefix("I-"), key.utf8.count > 2, key.utf8.dropFirst(2).allSatisfy(AddressToken.isDigit) { return (h, h) }
+            let qualified = h > 0 && USPSTables.highwayQualifiers[s[h - 1].key] != nil
+            guard USPSTables.highwayWords[key] != nil || (qualified && (key == "ROAD" || key == "RD")) else { continue }
+            var number = h + 1
+            if number < s.count, s[number].key == "#" { number += 1 }
+            guard number < s.count else { continue }
+            let n = s[number]
+            let countyLetters = qualified && n.key.utf8.count <= 3 && n.key.utf8.allSatisfy(AddressToken.isLetter)
+                && USPSTables.directionals[n.key] == nil
+            guard (n.startsWithDigit && n.key.utf8.count <= 5) || countyLetters else { continue }
+            var start = h
+            // `US HWY`, `STATE ROUTE`, `NC HWY`, `OLD STATE HWY`.
+            while start > 0, start > h - 2,
+                  USPSTables.highwayQualifiers[s[start - 1].key] != nil
+                    || (StateTable.code(forKey: s[start - 1].key) != nil && s[start - 1].key.utf8.count == 2 && USPSTables.directionals[s[start - 1].key] == nil) {
+                start -= 1
+            }
+            return (start, number)
+        }
+        return nil
+    }
+}

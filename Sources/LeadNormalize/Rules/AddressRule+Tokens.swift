@@ -1,0 +1,111 @@
+import LeadCore
+
+/// One word of an address: as written, and its look-up key.
+struct AddressToken {
+    /// As written, without the dots or commas around it (`Ave.` → `Ave`).
+    var text: String
+    /// Upper case without dots (`N.W.` → `NW`, `P.O.B.` → `POB`): what the tables are keyed by.
+    var key: String
+    /// Which comma- or line-separated part of the input it is in.
+    var segment: Int
+    /// Its place in the input, so that what is left over is given back in order.
+    var position: Int
+
+    /// Starts with an ASCII digit (`123`, `4B`, `1/2`).
+    var startsWithDigit: Bool { key.utf8.first.map(AddressToken.isDigit) ?? false }
+    var hasDigit: Bool { key.utf8.contains(where: AddressToken.isDigit) }
+    var isAllDigits: Bool { !key.isEmpty && key.utf8.allSatisfy(AddressToken.isDigit) }
+
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+}
+
+extension AddressRule {
+    /// Cuts the input into words: `,` `;` and line breaks end a segment, spaces, tabs and
+    /// brackets end a word (`Montréal (Québec)`), `#` is a word of its own (`Apt#4` → `Apt` `#` `4`), and a unit, box or route word
+    /// glued to its number is split (`APT4`, `RR2`, `STE305`), as is a state glued to its ZIP
+    /// (`FL32801`). Marks alone (`-`, `/`) are not words.
+    static func tokenize(_ input: String) -> [AddressToken] {
+        var tokens: [AddressToken] = []
+        tokens.reserveCapacity(16)
+        var segment = 0
+        let utf8 = input.utf8
+        var start = utf8.startIndex
+        var index = start
+        func flush() {
+            if start < index { addWord(input[start..<index], segment: segment, to: &tokens) }
+        }
+        while index < utf8.endIndex {
+            let b = utf8[index]
+            switch b {
+            case UInt8(ascii: ","), UInt8(ascii: ";"), 0x0A, 0x0D:
+                flush()
+                segment += 1
+                start = utf8.index(after: index)
+            case 0x20, 0x09, UInt8(ascii: "("), UInt8(ascii: ")"):
+                flush()
+                start = utf8.index(after: index)
+            case UInt8(ascii: "#"):
+                flush()
+                tokens.append(AddressToken(text: "#", key: "#", segment: segment, position: tokens.count))
+                start = utf8.index(after: index)
+            default:
+                break
+            }
+            index = utf8.index(after: index)
+        }
+        flush()
+        return tokens
+    }
+
+    /// Words that are split from a number glued to them.
+    private static let gluedPrefixes: Set<String> = [
+        "APT", "STE", "UNIT", "RM", "BLDG", "LOT", "SPC", "TRLR", "SUITE", "FL", "RR", "HC", "HCR", "BOX", "POB",
+        "POBOX", "HWY", "RTE", "PSC", "CMR", "RFD", "APP",
+    ]
+
+    private static func addWord(_ raw: Substring, segment: Int, to tokens: inout [AddressToken]) {
+        // Dots and colons around a word are punctuation (`Ave.`, `Attn:`); inside they stay (`N.W`).
+        var word = raw
+        while let f = word.utf8.first, f == UInt8(ascii: ".") || f == UInt8(ascii: ":") { word = word.dropFirst() }
+        while let l = word.utf8.last, l == UInt8(ascii: ".") || l == UInt8(ascii: ":") { word = word.dropLast() }
+        if word.isEmpty || word.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "|") }) { return }
+        if word == "–" || word == "—" { return }
+        let text = String(word)
+        var key = text.uppercased()
+        if key.utf8.contains(UInt8(ascii: ".")) { key.removeAll { $0 == "." } }
+        // A word glued to its number: letters then digits.
+        if let first = key.utf8.first, AddressToken.isLetter(first), key.utf8.contains(where: AddressToken.isDigit) {
+            let letters = key.utf8.prefix { AddressToken.isLetter($0) }.count
+            let rest = key.utf8.dropFirst(letters)
+            if letters >= 2, let r = rest.first, AddressToken.isDigit(r) {
+                let prefix = String(key.utf8.prefix(letters))!
+                let digits = String(rest)!
+                let stateZip = letters == 2 && (digits.utf8.count == 5 || digits.utf8.count == 10) && StateTable.code(forKey: prefix) != nil
+                if gluedPrefixes.contains(prefix) || stateZip {
+                    // The text's dots are in front of the digits, if anywhere: split the text at its first digit.
+                    let cut = text.firstIndex { $0.isASCII && $0.isNumber } ?? text.endIndex
+                    var head = String(text[..<cut])
+                    while head.hasSuffix(".") { head.removeLast() }
+                    tokens.append(AddressToken(text: head, key: prefix, segment: segment, position: tokens.count))
+                    tokens.append(AddressToken(text: String(text[cut...]), key: digits, segment: segment, position: tokens.count))
+                    return
+                }
+            }
+        }
+        tokens.append(AddressToken(text: text, key: key, segment: segment, position: tokens.count))
+    }
+
+    /// The tokens' texts joined by spaces, and by `, ` between segments.
+    static func joined<C: Collection>(_ tokens: C) -> String? where C.Element == AddressToken {
+        guard let first = tokens.first else { return nil }
+        var s = ""
+        var segment = first.segment
+        for t in tokens {
+            if !s.isEmpty { s += t.segment == segment ? " " : ", " }
+            s += t.text
+            segment = t.segment
+        }
+        return s
+    }
+}
