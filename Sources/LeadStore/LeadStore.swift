@@ -13,6 +13,9 @@ public final class LeadStore: @unchecked Sendable {
     private let db: DatabaseQueue
     /// Reused by every transaction (the queue runs one at a time).
     private let scratch = BindScratch()
+    /// The time stamp of the transaction `write` left open, nil when none is (used inside the
+    /// database queue only).
+    private var openSince: String?
 
     /// The ledger's record of one lead at one destination.
     public struct LedgerEntry: Sendable, Equatable {
@@ -24,6 +27,8 @@ public final class LeadStore: @unchecked Sendable {
         self.path = path
         var config = Configuration()
         config.label = "leadport"
+        // `write` leaves its transaction open across calls, until `commit` or `rollback`.
+        config.allowsUnsafeTransactions = true
         // Write-ahead logging: a batch commits by appending to one log instead of creating,
         // syncing and deleting a rollback journal; NORMAL syncs at checkpoints, and a commit
         // survives a crash of LeadPort (not of the machine), which a rerun covers anyway.
@@ -33,9 +38,10 @@ public final class LeadStore: @unchecked Sendable {
             try db.execute(sql: "PRAGMA page_size = 16384")
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // 32 MiB of page cache: a batch's index pages stay in memory instead of being read
-            // back for every row.
-            try db.execute(sql: "PRAGMA cache_size = -32768")
+            // 16 MiB of page cache: a transaction's index pages stay in memory instead of being
+            // read back for every row. (Against 32 MiB, the 100k-row benchmark list took the
+            // same instructions and no more system time, and the import's peak heap 16 MB less.)
+            try db.execute(sql: "PRAGMA cache_size = -16384")
         }
         do {
             db = try DatabaseQueue(path: path, configuration: config)
@@ -136,8 +142,9 @@ public final class LeadStore: @unchecked Sendable {
     /// process has exited: the log was then left beside the file, and a copy of the file
     /// alone lacked the last run. Any use after this throws.
     public func close() throws {
+        rollback()
         // Our own compiled statements first: SQLite will not close with any still open.
-        try db.writeWithoutTransaction { _ in scratch.statements.removeAll() }
+        db.writeWithoutTransaction { _ in scratch.statements.removeAll() }
         try db.close()
     }
 
@@ -249,6 +256,62 @@ public final class LeadStore: @unchecked Sendable {
                 return .commit
             }
             return result!
+        }
+    }
+
+    /// Runs `body` inside a transaction that stays open after it returns, so that the rows of
+    /// several calls (an import's hand-offs of a thousand rows) are committed together by
+    /// `commit()`: fewer, larger commits write the ledger's index pages to the log fewer
+    /// times, while the rows already written need not be kept in memory until then. The first
+    /// call after a commit begins the transaction; its rows are stamped with that moment.
+    /// Foreign keys are not checked row by row, as in `transaction`. An error in `body` rolls
+    /// back everything written since the last commit (a failed statement may have left part
+    /// of its rows).
+    public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try db.writeWithoutTransaction { db in
+            let now: String
+            if let openSince {
+                now = openSince
+            } else {
+                // Before BEGIN: inside a transaction the pragma does nothing.
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                now = Self.timestamp()
+                openSince = now
+            }
+            do {
+                return try body(StoreTransaction(db: db, path: path, scratch: scratch, now: now))
+            } catch {
+                openSince = nil
+                if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
+                try? db.execute(sql: "PRAGMA foreign_keys = ON")
+                throw error
+            }
+        }
+    }
+
+    /// Whether a transaction `write` began is open (not yet committed or rolled back).
+    public var isWriting: Bool {
+        db.writeWithoutTransaction { _ in openSince != nil }
+    }
+
+    /// Commits what `write` left open (nothing to do when nothing is).
+    public func commit() throws {
+        try db.writeWithoutTransaction { db in
+            guard openSince != nil else { return }
+            try db.execute(sql: "COMMIT")
+            openSince = nil
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+    }
+
+    /// Undoes what `write` left open, if anything.
+    public func rollback() {
+        db.writeWithoutTransaction { db in
+            guard openSince != nil else { return }
+            openSince = nil
+            if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
+            try? db.execute(sql: "PRAGMA foreign_keys = ON")
         }
     }
 

@@ -187,4 +187,48 @@ import Testing
     @Test func anUnopenableDatabaseIsAStoreErrorNamingThePath() {
         #expect(throws: StoreError.self) { _ = try LeadStore(path: "/nonexistent-dir/l.db") }
     }
+
+    /// A ledger entry of the store's own, keyed `k<k>`.
+    private func entry(_ k: Int) -> LedgerRecord {
+        LedgerRecord(destination: "sqlite", key: "k\(k)", remoteID: "r\(k)", hash: "h", run: "r", source: SourceLocation(file: "a.csv", row: 2))
+    }
+
+    /// The rows a second connection sees in the ledger (committed ones only).
+    private func committedEntries(_ dir: URL) throws -> Int {
+        let other = try DatabaseQueue(path: dir.appendingPathComponent("l.db").path)
+        return try other.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM leadport_ledger") ?? 0 }
+    }
+
+    @Test func writesStayInOneOpenTransactionUntilCommitted() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try store.write { tx in try tx.record([entry(1)]) }
+        try store.write { tx in try tx.record([entry(2), entry(3)]) }
+        #expect(store.isWriting)
+        // The store's own connection sees its uncommitted rows; another does not, until the commit.
+        #expect(try store.ledger(destination: "sqlite", keys: ["k1", "k2", "k3"]).count == 3)
+        #expect(try committedEntries(dir) == 0)
+        try store.commit()
+        #expect(!store.isWriting)
+        #expect(try committedEntries(dir) == 3)
+        try store.commit()  // nothing open: nothing to do
+        #expect(try committedEntries(dir) == 3)
+    }
+
+    @Test func aFailedWriteUndoesEverythingSinceTheLastCommitAndRollbackUndoesTheRest() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try store.write { tx in try tx.record([entry(1)]) }
+        try store.commit()
+        try store.write { tx in try tx.record([entry(2)]) }
+        // A key the ledger has, as a plain insert: the statement fails after its first row.
+        #expect(throws: (any Error).self) { try store.write { tx in try tx.record([entry(3), entry(1)]) } }
+        #expect(!store.isWriting)
+        #expect(try store.ledger(destination: "sqlite", keys: ["k1", "k2", "k3"]).keys.sorted() == ["k1"])
+        try store.write { tx in try tx.record([entry(4)]) }
+        store.rollback()
+        #expect(!store.isWriting)
+        try store.close()
+        #expect(try committedEntries(dir) == 1)
+    }
 }

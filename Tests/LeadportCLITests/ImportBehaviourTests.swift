@@ -207,6 +207,45 @@ import Testing
         #expect(times == times.sorted() && times.count == events.count)
     }
 
+    /// A list longer than one transaction (10,000 rows) is written in several, each reported
+    /// as a batch once committed; every row gets exactly one outcome, in the report and in the
+    /// row events, whichever transaction it fell in.
+    @Test func aListLongerThanATransactionIsCommittedInPartsAndEveryRowReportedOnce() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("long.csv")
+        var text = "Name,Email,Phone\n"
+        // 25,000 rows: every 1,000th repeats the row before it (a duplicate), every 1,000th
+        // after that has nothing to import (rejected).
+        for k in 0..<25_000 {
+            if k % 1000 == 999 { text += "Person \(k - 1),p\(k - 1)@example.com,\n" } else if k % 1000 == 500 { text += ",not an email,\n" } else {
+                text += "Person \(k),p\(k)@example.com,\n"
+            }
+        }
+        try text.write(to: csv, atomically: true, encoding: .utf8)
+        let report = dir.appendingPathComponent("report.csv")
+        let result = try Leadport.run(["import", csv.path, "--to", "sqlite:" + dir.appendingPathComponent("l.db").path, "--report", report.path,
+                                       "--progress", "jsonl"])
+        #expect(result.status == 3, "\(result.stderr.suffix(300))")
+        let events = try result.stderr.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let rows = events.filter { $0["event"] as? String == "row" }.compactMap { $0["row"] as? Int }
+        #expect(rows == Array(2...25_001))
+        let batches: [Int] = events.filter { $0["event"] as? String == "batch" }.compactMap { $0["size"] as? Int }
+        let largest: Int = batches.max() ?? 0
+        let written: Int = batches.reduce(0, +)
+        #expect(batches.count >= 3 && largest <= 10_000, "\(batches)")
+        #expect(written == 24_950)
+        let finished = try #require(events.last)
+        let counts: [Int?] = ["created", "skipped", "rejected"].map { finished[$0] as? Int }
+        #expect(counts == [24_950, 25, 25])
+        let reported = try outcomes(report)
+        #expect(reported.count == 25_000 && reported.keys.sorted() == Array(2...25_001))
+        #expect(reported.values.filter { $0[0] == "created" }.count == 24_950)
+        let db = try DatabaseQueue(path: dir.appendingPathComponent("l.db").path)
+        #expect(try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM contacts") } == 24_950)
+        #expect(try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM leadport_ledger") } == 24_950)
+    }
+
     @Test func theBarRedrawsAtMostTenTimesASecond() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -138,9 +138,10 @@ public final class ImportRun: @unchecked Sendable {
         ledgerWasEmpty = !(try store.hasLedger(destination: ledgerName))
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
         // Emitted by the delivery thread before its first row, once the count is in.
-        let runStarted: @Sendable () throws -> Void = { [self] in
+        let runStarted: @Sendable () throws -> Int = { [self] in
             let total = try zip(counted.value(), plans).reduce(0) { $0 + $1.0 - $1.1.rowsThroughHeader }
             emit(.runStarted(runID: runID, inputs: files, destinations: [destination], total: total))
+            return total
         }
 
         var campaignID: String?
@@ -175,25 +176,26 @@ public final class ImportRun: @unchecked Sendable {
         // the reader cuts the files into batches of rows; this thread builds each batch's leads
         // on every core; the delivery thread dedupes them in row order, writes them, and
         // reports each row. (For a remote destination the delivery is two threads: see
-        // `Delivery`.) A failure in the reader or the delivery stops both.
-        let rowsQueue = BlockingQueue<Incoming?>(capacity: 2)
-        let leadsQueue = BlockingQueue<Work?>(capacity: 2)
+        // `Delivery`.) A failure in the reader or the delivery stops both. The batches are
+        // small (`handOffRows`) and the queues short, so that few rows are in memory at once;
+        // the writes of several batches are committed together (`Delivery`).
+        let rowsQueue = BlockingQueue<Incoming?>(capacity: Self.queuedBatches)
+        let leadsQueue = BlockingQueue<Work?>(capacity: Self.queuedBatches)
         let reading = WorkerThread(name: "leadport-reader") { [readerOptions = readerOptions()] in
             defer { rowsQueue.put(nil) }
             do {
-                var read = 0
                 for (file, plan) in zip(files, plans) {
                     rowsQueue.put(.file(file, plan))
                     let reader = try openRowReader(path: file, options: readerOptions)
                     var rows: [RawRow] = []
-                    rows.reserveCapacity(Self.batchSize)
+                    rows.reserveCapacity(Self.handOffRows)
                     while let row = try reader.next() {
-                        read += 1
                         if let header = plan.headerRow, row.location.row <= header { continue }
                         rows.append(row)
-                        if rows.count >= Self.batchSize(remaining: counted.valueIfReady().map { $0.reduce(0, +) - read }) {
+                        if rows.count >= Self.handOffRows {
                             rowsQueue.put(.rows(rows, plan))
-                            rows.removeAll(keepingCapacity: true)
+                            rows = []
+                            rows.reserveCapacity(Self.handOffRows)
                             if failure.error != nil { return }
                         }
                     }
@@ -206,7 +208,7 @@ public final class ImportRun: @unchecked Sendable {
         let delivering = WorkerThread(name: "leadport-delivery") {
             var draining = false
             do {
-                try runStarted()
+                delivery.total = try runStarted()
             } catch {
                 failure.record(error)
                 draining = true
@@ -217,10 +219,11 @@ public final class ImportRun: @unchecked Sendable {
                     try delivery.handle(work)
                 } catch {
                     failure.record(error)
+                    delivery.failed()
                     draining = true
                 }
             }
-            delivery.finishSending()
+            delivery.end()
         }
         var builder: LeadBuilder?
         // For a remote destination, rows are hashed as they come: a row the ledger has seen as
@@ -283,19 +286,25 @@ public final class ImportRun: @unchecked Sendable {
     /// Entries of a destination the ledger is read whole for, at most (some 200 bytes each).
     static let ledgerPreloadLimit = 1_000_000
 
-    /// Rows per transaction of the embedded database, and per hand-off between the stages.
-    /// Fewer, larger commits write the hot index pages (the ledger's keys land all over its
-    /// index) to the log fewer times: 5,000 rows took 5.4 s where 500 took 7.3 s on the
-    /// 100k-row benchmark list, and 10,000 write a quarter fewer log pages than 5,000 and
-    /// ran some 8% faster, for 50 MB more memory at the peak (about 200 MB).
-    static let batchSize = 10_000
+    /// Rows per hand-off between the stages, and batches per queue between them: what is in
+    /// memory at once. (With hand-offs of 10,000 rows, two to a queue, the 100k-row benchmark
+    /// list peaked at 140–216 MB.)
+    static let handOffRows = 1_000
+    static let queuedBatches = 3
 
-    /// The batch to hand on with `remaining` rows still to read (nil: not yet counted). The
-    /// last batches are smaller: the delivery writes the final one alone while the cores that
-    /// built it wait, so the less of it there is, the sooner the run ends.
-    static func batchSize(remaining: Int?) -> Int {
-        guard let remaining, remaining < 2 * batchSize else { return batchSize }
-        return max(500, batchSize / 4)
+    /// Rows per transaction of the embedded database (and of the ledger, for a remote
+    /// destination), however many hand-offs that takes. Fewer, larger commits write the hot
+    /// index pages (the ledger's keys land all over its index) to the log fewer times: 5,000
+    /// rows took 5.4 s where 500 took 7.3 s on the 100k-row benchmark list, and 10,000 write a
+    /// quarter fewer log pages than 5,000 and ran some 8% faster.
+    static let transactionRows = 10_000
+
+    /// The rows to commit together with `remaining` rows still to come (nil: not yet counted).
+    /// The last transactions are smaller: the final commit is written while the cores that
+    /// built its rows wait, so the less of it there is, the sooner the run ends.
+    static func transactionRows(remaining: Int?) -> Int {
+        guard let remaining, remaining < 2 * transactionRows else { return transactionRows }
+        return max(500, transactionRows / 4)
     }
 
     /// From the reader to the build stage.
@@ -345,138 +354,6 @@ public final class ImportRun: @unchecked Sendable {
         return Pending(lead: lead, cells: row.cells, key: key, hash: hash, contact: contact, address: address, outcome: outcome, reason: reason, stage: stage)
     }
 
-    /// The second stage: in-file dedupe in row order, delivery, the report, rejects and
-    /// processed files, and the row events. Used by one thread at a time.
-    final class Delivery: @unchecked Sendable {
-        private let run: ImportRun
-        private let store: LeadStore
-        private let campaign: String?
-        private let target: Mapping.Target
-        private let runID: String
-        private let report: CSVWriter?
-        private let rejects: CSVWriter?
-        private let export: TableWriter?
-        private let failure: FirstFailure
-        private var seenKeys: [String: Int] = [:]
-        private(set) var counts: [Outcome: Int] = [:]
-        private(set) var rows = 0
-        /// For a remote destination (not in a dry run), the thread that sends each batch,
-        /// records it in the ledger and reports its rows, while the delivery thread dedupes and
-        /// prepares the next: LeadPort's work on batch n+1 then overlaps the destination's on
-        /// batch n, instead of waiting for it.
-        private var sending: (queue: BlockingQueue<Staged?>, thread: WorkerThread, remote: any Destination)?
-
-        init(run: ImportRun, store: LeadStore, campaign: String?, target: Mapping.Target, runID: String, failure: FirstFailure) throws {
-            self.run = run
-            self.store = store
-            self.campaign = campaign
-            self.target = target
-            self.runID = runID
-            self.failure = failure
-            report = try run.options.reportPath.map { try CSVWriter(path: $0, protectFormulas: false) }
-            rejects = try run.options.rejectsPath.map { try CSVWriter(path: $0) }
-            export = try run.options.exportPath.map { try openTableWriter(path: $0) }
-            try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
-            if let remote = run.options.remote, !run.options.dryRun {
-                let queue = BlockingQueue<Staged?>(capacity: 1)
-                let thread = WorkerThread(name: "leadport-send") { [self] in
-                    while let staged = queue.take() {
-                        // After a failure anywhere, what is still queued is dropped unsent.
-                        guard failure.error == nil else { continue }
-                        do { try self.send(staged) } catch { failure.record(error) }
-                    }
-                }
-                sending = (queue, thread, remote)
-            }
-        }
-
-        func startFile(_ file: String, plan: ColumnPlan) throws {
-            try rejects?.write(plan.columnNames + ["_source_file", "_source_sheet", "_source_row", "_stage", "_reason"])
-            try export?.startSheet(run.sheetName(file: file), header: plan.columnNames + ExportColumns.names + ["_status", "_reason", "_source_row"])
-        }
-
-        /// Takes the work over, so that its batch has one owner and is changed in place
-        /// instead of copied.
-        func handle(_ work: consuming Work) throws {
-            switch consume work {
-            case .file(let file, let plan):
-                if let sending { sending.queue.put(.file(file, plan)) } else { try startFile(file, plan: plan) }
-            case .batch(var batch, let plan):
-                dedupe(&batch)
-                if let sending {
-                    let outgoing = try run.stage(&batch, for: sending.remote, store: store, campaign: campaign, target: target)
-                    sending.queue.put(.batch(batch, plan, outgoing))
-                    return
-                }
-                try run.deliver(&batch, store: store, campaign: campaign, target: target, runID: runID)
-                try finish(batch, plan: plan)
-            }
-        }
-
-        /// On the sending thread.
-        private func send(_ staged: consuming Staged) throws {
-            guard let remote = sending?.remote else { return }
-            switch consume staged {
-            case .file(let file, let plan): try startFile(file, plan: plan)
-            case .batch(var batch, let plan, let outgoing):
-                if let outgoing { try run.send(outgoing, batch: &batch, to: remote, store: store, campaign: campaign, runID: runID) }
-                try finish(batch, plan: plan)
-            }
-        }
-
-        /// Waits for the sending thread to be done with what it was given.
-        func finishSending() {
-            guard let sending else { return }
-            sending.queue.put(nil)
-            sending.thread.join()
-        }
-
-        /// Marks each lead whose key an earlier row of the run had as a duplicate of it.
-        private func dedupe(_ batch: inout [Pending]) {
-            for k in batch.indices where batch[k].outcome == nil || batch[k].passedOver {
-                // A lead without a dedupe key is known by its row, which comes twice only when
-                // a file is given twice.
-                let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
-                if let first = seenKeys[key] {
-                    batch[k].passedOver = false
-                    batch[k].outcome = .skipped
-                    batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: batch[k].lead)))"
-                    batch[k].stage = .dedupe
-                } else {
-                    seenKeys[key] = batch[k].lead.source.row
-                }
-            }
-        }
-
-        /// Counts and reports each row of a delivered batch, then lets it go.
-        private func finish(_ batch: consuming [Pending], plan: ColumnPlan) throws {
-            let destination = run.destination
-            for k in batch.indices {
-                let outcome = batch[k].outcome ?? .failed
-                counts[outcome, default: 0] += 1
-                rows += 1
-                let source = batch[k].lead.source
-                run.emit(.row(RowResult(location: source, destination: destination, outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason)))
-                try report?.write([source.file, source.sheet ?? "", String(source.row), destination, outcome.rawValue, batch[k].remoteID ?? "", batch[k].reason ?? ""])
-                if outcome == .rejected {
-                    try rejects?.write(run.fitted(batch[k].cells, plan.width) + [source.file, source.sheet ?? "", String(source.row),
-                                                                                  (batch[k].stage ?? .destination).rawValue, batch[k].reason ?? ""])
-                }
-                try export?.write(run.fitted(batch[k].cells, plan.width).map(SheetCell.text) + ExportColumns.values(batch[k].lead)
-                                  + [.text(outcome.rawValue), .text(batch[k].reason ?? ""), .number(Double(source.row))])
-            }
-            // Freeing a batch (some fifty strings a row) is left to another thread: this one
-            // is the pipeline's narrowest.
-            DispatchQueue.global().async { [batch] in _ = batch.count }
-        }
-
-        func close() throws {
-            try report?.close()
-            try rejects?.close()
-            try export?.close()
-        }
-    }
-
     private func readerOptions() -> RowReaderOptions {
         var o = options.reader
         if o.sheet == nil { o.sheet = options.mapping?.sheet }
@@ -519,9 +396,15 @@ public final class ImportRun: @unchecked Sendable {
         return nil
     }
 
-    func deliver(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
+    /// Delivers the batch into the embedded database (in a dry run, only works out each row's
+    /// outcome) and returns how many rows it wrote, into the store's open transaction.
+    func deliver(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws -> Int {
         if let remote = options.remote {
-            return try deliver(&batch, to: remote, store: store, campaign: campaign, target: target, runID: runID)
+            // A dry run's (a real run's go through the sending thread: `Delivery`).
+            if let outgoing = try stage(&batch, for: remote, store: store, campaign: campaign, target: target) {
+                try send(outgoing, batch: &batch, to: remote, store: store, campaign: campaign, runID: runID)
+            }
+            return 0
         }
         if options.dryRun {
             let known = try knownLeads(batch, store: store)
@@ -533,18 +416,18 @@ public final class ImportRun: @unchecked Sendable {
                     batch[k].outcome = .created
                 }
             }
-            return
+            return 0
         }
         var size = 0
         for k in batch.indices where batch[k].outcome == nil { size += 1 }
-        guard size > 0 else { return }
+        guard size > 0 else { return 0 }
         do {
             try write(&batch, store: store, campaign: campaign, target: target, runID: runID)
         } catch {
             emit(.batch(BatchResult(destination: destination, size: size, status: "failed", attempt: 1, retryAfter: nil)))
             throw error
         }
-        emit(.batch(BatchResult(destination: destination, size: size, status: "ok", attempt: 1, retryAfter: nil)))
+        return size
     }
 
     /// What the ledger already holds for the batch's keys. When it held nothing for this
@@ -555,11 +438,12 @@ public final class ImportRun: @unchecked Sendable {
         return try store.ledger(destination: ledgerName, keys: batch.compactMap { $0.outcome == nil ? Pending.ledgerKey($0.key, $0.lead.source) : nil })
     }
 
-    /// One transaction: creates or updates each lead that has no outcome yet, and records it in the ledger.
+    /// Creates or updates each lead that has no outcome yet, and records it in the ledger, in
+    /// the store's open transaction (committed by the delivery every `transactionRows` rows).
     private func write(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
         let known = try knownLeads(batch, store: store)
-        try store.transaction { tx in
-            // The campaign's next sequence number, read once and counted on from there.
+        try store.write { tx in
+            // The campaign's next sequence number, read once a batch and counted on from there.
             var seq = try campaign.map { try tx.nextSeq(campaign: $0) } ?? 1
             // New rows are inserted together at the end, a few dozen per statement; addresses
             // first, since contacts refer to them.
@@ -619,12 +503,7 @@ public final class ImportRun: @unchecked Sendable {
     /// destination's batches, and only what the destination confirmed is recorded. A run
     /// killed between the two leaves leads sent but unrecorded; the destination's idempotent
     /// writes make sending them again harmless.
-    private func deliver(_ batch: inout [Pending], to remote: any Destination, store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
-        if let outgoing = try stage(&batch, for: remote, store: store, campaign: campaign, target: target) {
-            try send(outgoing, batch: &batch, to: remote, store: store, campaign: campaign, runID: runID)
-        }
-    }
-
+    ///
     /// The first half of a remote delivery: the leads the ledger knows unchanged are marked so,
     /// and the rest prepared by the destination. In a dry run that is all (and nil is returned);
     /// otherwise what is to be sent.
@@ -699,7 +578,8 @@ public final class ImportRun: @unchecked Sendable {
                                       rowHash: batch[k].rowHash)
             if lead.action == .update { replacing.append(record) } else { records.append(record) }
         }
-        try store.transaction { tx in
+        // Into the store's open transaction, committed by the delivery with the rows of later batches.
+        try store.write { tx in
             try tx.record(records)
             try tx.record(replacing, replacing: true)
         }

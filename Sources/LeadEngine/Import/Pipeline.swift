@@ -10,10 +10,12 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
 
     init(capacity: Int) { self.capacity = capacity }
 
-    func put(_ item: Element) {
+    /// Takes the item over: were the caller to keep a reference until after the hand-off, the
+    /// taker could find a batch shared and copy the whole of it on its first change.
+    func put(_ item: consuming Element) {
         condition.lock()
         while items.count >= capacity { condition.wait() }
-        items.append(item)
+        items.append(consume item)
         condition.broadcast()
         condition.unlock()
     }
@@ -59,11 +61,6 @@ final class Background<T: Sendable>: @unchecked Sendable {
             lock.withLock { result = outcome }
             done.signal()
         }
-    }
-
-    /// The value when it is already there (nil while it is being worked out, or on failure).
-    func valueIfReady() -> T? {
-        lock.withLock { try? result?.get() }
     }
 
     func value() throws -> T {
