@@ -33,7 +33,7 @@ extension AddressParser {
         var needsDigit = false
         switch tokens[i].key {
         case "PO":
-            words = key(i + 1) == "BOX" || key(i + 1) == "BX" ? 2 : 1
+            words = key(i + 1) == "BOX" || key(i + 1) == "BX" || key(i + 1) == "DRAWER" ? 2 : 1
             needsDigit = words == 1
         case "POB", "POBOX": words = 1
         case "P" where key(i + 1) == "O": words = key(i + 2) == "BOX" || key(i + 2) == "B" ? 3 : 2

@@ -86,7 +86,8 @@ extension AddressParser {
         if t.isHash { return k + 1 < end && tokens[k + 1].segment == t.segment ? k + 2 : nil }
         if t.unit != nil {
             var j = k + 1
-            if j < end, tokens[j].isHash, tokens[j].segment == t.segment { j += 1 }
+            // `Apt #4`, `Apt. No. 5`.
+            if j < end, tokens[j].isHash || tokens[j].key == "NO", tokens[j].segment == t.segment, idAt(j + 1) { j += 1 }
             if idAt(j) { return j + 1 }
             return bare && t.isUnitWithoutID ? k + 1 : nil
         }
@@ -116,7 +117,7 @@ extension AddressParser {
             address.unitID = first.text
         } else {
             address.unitType = first.text
-            address.unitID = run.dropFirst().last { !$0.isHash }?.text
+            address.unitID = run.dropFirst().last { !$0.isHash && $0.key != "NO" }?.text
         }
     }
 
