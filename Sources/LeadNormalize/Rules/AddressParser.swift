@@ -90,10 +90,10 @@ struct AddressParser {
             let only = Array(segments[0])
             let streetLike = only.indices.contains { k in
                 let t = only[k]
-                if t.hasDigit || USPSTables.highwayWords[t.key] != nil { return true }
+                if t.hasDigit || t.isHighway { return true }
                 // A common street type after a word (`Oak Park Ave`), but not Saint (`Port St Lucie`).
-                guard k >= 1, let suffix = USPSTables.suffixes[t.key], USPSTables.commonSuffixes.contains(suffix) else { return false }
-                return !(suffix == "ST" && k + 1 < only.count)
+                guard k >= 1, t.isCommonSuffix else { return false }
+                return !(t.suffix == "ST" && k + 1 < only.count)
             }
             if withCity && !streetLike && (address.state != nil || address.postalCode != nil) {
                 takeCity(only)
@@ -158,7 +158,7 @@ struct AddressParser {
             } else if let end = mailStopRun(tokens, at: k) {
                 leftover += tokens[k..<end]
                 k = end
-            } else if tokens[k].isAllDigits || (tokens[k].key == "#") {
+            } else if tokens[k].isAllDigits || (tokens[k].isHash) {
                 leftover.append(tokens[k])
                 k += 1
             } else {

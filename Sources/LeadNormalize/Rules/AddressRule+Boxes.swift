@@ -17,14 +17,15 @@ extension AddressParser {
     /// `RR 2 Box 348`, `Rural Route 2`, `RFD 2`, `HC 284 Box 27`, `Star Route 3 Box 5`,
     /// `Highway Contract 3`, `PSC 802 Box 74`, `Unit 2050 Box 4190`.
     func boxPhrase(_ tokens: [AddressToken], at i: Int) -> BoxPhrase? {
+        guard tokens[i].isBoxStart else { return nil }
         let n = tokens.count
         let segment = tokens[i].segment
         func key(_ j: Int) -> String? { j < n && tokens[j].segment == segment ? tokens[j].key : nil }
         /// The id at `j` (after an optional `#`), and the index after it.
         func id(at j: Int, needsDigit: Bool) -> (Int, Int)? {
             var j = j
-            if key(j) == "#" { j += 1 }
-            guard let k = key(j), !needsDigit || tokens[j].hasDigit, k != "#" else { return nil }
+            if j < n, tokens[j].isHash { j += 1 }
+            guard key(j) != nil, !needsDigit || tokens[j].hasDigit, !tokens[j].isHash else { return nil }
             return (j, j + 1)
         }
         // Post office boxes.
@@ -32,7 +33,7 @@ extension AddressParser {
         var needsDigit = false
         switch tokens[i].key {
         case "PO":
-            words = key(i + 1) == "BOX" || key(i + 1) == "BX" ? 2 : 1
+            words = key(i + 1) == "BOX" || key(i + 1) == "BX" || key(i + 1) == "DRAWER" ? 2 : 1
             needsDigit = words == 1
         case "POB", "POBOX": words = 1
         case "P" where key(i + 1) == "O": words = key(i + 2) == "BOX" || key(i + 2) == "B" ? 3 : 2
@@ -69,7 +70,7 @@ extension AddressParser {
         guard let (number, afterNumber) = id(at: i + words, needsDigit: true) else { return nil }
         var boxID: Int?
         var end = afterNumber
-        if let k = key(afterNumber), Self.boxWords.contains(k) || k == "PO" {
+        if let k = key(afterNumber), tokens[afterNumber].isBoxWord || k == "PO" {
             let skip = k == "PO" && key(afterNumber + 1) == "BOX" ? 2 : 1
             if let (b, e) = id(at: afterNumber + skip, needsDigit: false) {
                 boxID = b
@@ -85,7 +86,7 @@ extension AddressParser {
     mutating func takeBox(_ tokens: [AddressToken], _ box: BoxPhrase) -> [AddressToken] {
         if let id = box.id { address.poBoxID = tokens[id].text }
         if let route = box.route {
-            address.streetName = AddressRule.joined(tokens[route.words.lowerBound...route.number].filter { $0.key != "#" })
+            address.streetName = AddressRule.joined(tokens[route.words.lowerBound...route.number].filter { !$0.isHash })
         }
         var tail = Array(tokens[box.end...])
         if let first = tail.first, ["STN", "STATION", "SUCC", "SUCCURSALE", "RPO", "CSP"].contains(first.key), tail.count >= 2 {

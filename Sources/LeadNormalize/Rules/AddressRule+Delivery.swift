@@ -16,7 +16,7 @@ extension AddressParser {
             if startsSegment || boxPhrase(tokens, at: i) != nil { return i }
             let segment = tokens[i].segment
             let streetFollows = tokens[(i + 1)...].prefix { $0.segment == segment }.contains {
-                USPSTables.suffixes[$0.key] != nil || USPSTables.highwayWords[$0.key] != nil || USPSTables.units[$0.key] != nil
+                $0.suffix != nil || $0.isHighway || ($0.unit != nil)
             }
             if streetFollows { return i }
             fallback = i
@@ -32,23 +32,23 @@ extension AddressParser {
     /// `123`, `123A`, `112-10` (Queens), `N89W16785` (Wisconsin grid), `123½`; not an
     /// ordinal (`5th`) nor a fraction alone (`1/2`).
     func isHouseNumber(_ t: AddressToken) -> Bool {
-        let u = Array(t.key.utf8)
-        guard !u.isEmpty, u.count <= 12 else { return false }
-        if AddressToken.isDigit(u[0]) {
-            let digits = u.prefix(while: AddressToken.isDigit).count
-            let rest = u[digits...]
-            if rest.isEmpty { return true }
+        let u = t.key.utf8
+        guard let f = u.first, u.count <= 12 else { return false }
+        if t.isAllDigits { return true }
+        if AddressToken.isDigit(f) {
+            let rest = u.drop(while: AddressToken.isDigit)
             if rest.first == UInt8(ascii: "-") { return rest.count >= 2 && rest.dropFirst().allSatisfy { AddressToken.isDigit($0) || AddressToken.isLetter($0) } }
             if rest.count == 1 && AddressToken.isLetter(rest.first!) { return true }
-            if t.key.hasSuffix("½") || t.key.hasSuffix("¼") || t.key.hasSuffix("¾") { return true }
-            return false
+            return t.key.hasSuffix("½") || t.key.hasSuffix("¼") || t.key.hasSuffix("¾")
         }
+        guard t.hasDigit, f == UInt8(ascii: "N") || f == UInt8(ascii: "S") || f == UInt8(ascii: "E") || f == UInt8(ascii: "W") else { return false }
+        let g = Array(u)
         // Grid: N89W16785, W156N8480.
-        let directions: Set<UInt8> = [UInt8(ascii: "N"), UInt8(ascii: "S"), UInt8(ascii: "E"), UInt8(ascii: "W")]
-        guard u.count >= 4, directions.contains(u[0]) else { return false }
-        let firstDigits = u.dropFirst().prefix(while: AddressToken.isDigit).count
-        guard firstDigits > 0, 1 + firstDigits < u.count, directions.contains(u[1 + firstDigits]) else { return false }
-        let tail = u[(2 + firstDigits)...]
+        func isDirection(_ b: UInt8) -> Bool { b == UInt8(ascii: "N") || b == UInt8(ascii: "S") || b == UInt8(ascii: "E") || b == UInt8(ascii: "W") }
+        guard g.count >= 4 else { return false }
+        let firstDigits = g.dropFirst().prefix(while: AddressToken.isDigit).count
+        guard firstDigits > 0, 1 + firstDigits < g.count, isDirection(g[1 + firstDigits]) else { return false }
+        let tail = g[(2 + firstDigits)...]
         return !tail.isEmpty && tail.allSatisfy(AddressToken.isDigit)
     }
 
@@ -57,13 +57,14 @@ extension AddressParser {
     /// (`FL 32801`, `MS 39201`).
     func numberBelongsToWord(_ tokens: [AddressToken], at i: Int) -> Bool {
         guard i > 0, tokens[i - 1].segment == tokens[i].segment else { return false }
-        let previous = tokens[i - 1].key
-        let digits = tokens[i].key.utf8.filter(AddressToken.isDigit).count
-        if (digits == 5 || digits == 9) && previous.utf8.count == 2 && StateTable.code(forKey: previous) != nil { return false }
-        if previous == "#" || USPSTables.mailStops.contains(previous) || USPSTables.highwayWords[previous] != nil { return true }
-        if let unit = USPSTables.units[previous], !USPSTables.unitsWithoutID.contains(unit) { return true }
-        if Self.boxWords.contains(previous) || Self.routeWords[previous] != nil { return true }
-        if previous == "ROAD" || previous == "RD", i >= 2, USPSTables.highwayQualifiers[tokens[i - 2].key] != nil { return true }
+        let word = tokens[i - 1]
+        let previous = word.key
+        let digits = tokens[i].key.utf8.lazy.filter(AddressToken.isDigit).count
+        if (digits == 5 || digits == 9) && word.isStateCode { return false }
+        if word.isHash || word.isMailStop || word.isHighway { return true }
+        if word.unit != nil && !word.isUnitWithoutID { return true }
+        if word.isBoxWord || word.isRouteWord { return true }
+        if previous == "ROAD" || previous == "RD", i >= 2, tokens[i - 2].isQualifier { return true }
         if isCanadian && (previous == "CP" || previous == "POSTALE") { return true }
         return false
     }
@@ -80,23 +81,24 @@ extension AddressParser {
         func idAt(_ j: Int) -> Bool {
             guard j < end, tokens[j].segment == t.segment else { return false }
             let id = tokens[j]
-            return id.hasDigit || (id.key.utf8.count <= 2 && id.key.utf8.allSatisfy(AddressToken.isLetter) && USPSTables.suffixes[id.key] == nil)
+            return id.hasDigit || (id.key.utf8.count <= 2 && id.key.utf8.allSatisfy(AddressToken.isLetter) && id.suffix == nil)
         }
-        if t.key == "#" { return k + 1 < end && tokens[k + 1].segment == t.segment ? k + 2 : nil }
-        if let standard = USPSTables.units[t.key] {
+        if t.isHash { return k + 1 < end && tokens[k + 1].segment == t.segment ? k + 2 : nil }
+        if t.unit != nil {
             var j = k + 1
-            if j < end, tokens[j].key == "#", tokens[j].segment == t.segment { j += 1 }
+            // `Apt #4`, `Apt. No. 5`.
+            if j < end, tokens[j].isHash || tokens[j].key == "NO", tokens[j].segment == t.segment, idAt(j + 1) { j += 1 }
             if idAt(j) { return j + 1 }
-            return bare && USPSTables.unitsWithoutID.contains(standard) ? k + 1 : nil
+            return bare && t.isUnitWithoutID ? k + 1 : nil
         }
         // `5th Floor`, `2nd Fl`.
-        if k + 1 < end, t.startsWithDigit, USPSTables.units[tokens[k + 1].key] == "FL", tokens[k + 1].segment == t.segment { return k + 2 }
+        if k + 1 < end, t.startsWithDigit, tokens[k + 1].unit == "FL", tokens[k + 1].segment == t.segment { return k + 2 }
         return nil
     }
 
     /// A mail stop (`MS 4410`, `Mail Stop 12`, `MSC 301`); returns the index after it.
     func mailStopRun(_ tokens: [AddressToken], at k: Int) -> Int? {
-        if USPSTables.mailStops.contains(tokens[k].key), k + 1 < tokens.count, tokens[k + 1].hasDigit { return k + 2 }
+        if tokens[k].isMailStop, k + 1 < tokens.count, tokens[k + 1].hasDigit { return k + 2 }
         if tokens[k].key == "MAIL", k + 2 < tokens.count, ["STOP", "CODE"].contains(tokens[k + 1].key), tokens[k + 2].hasDigit { return k + 3 }
         return nil
     }
@@ -107,7 +109,7 @@ extension AddressParser {
             leftover += run
             return
         }
-        if first.key == "#" {
+        if first.isHash {
             address.unitType = "#"
             address.unitID = run.dropFirst().first?.text
         } else if first.startsWithDigit, let floor = run.dropFirst().first {
@@ -115,7 +117,7 @@ extension AddressParser {
             address.unitID = first.text
         } else {
             address.unitType = first.text
-            address.unitID = run.dropFirst().last { $0.key != "#" }?.text
+            address.unitID = run.dropFirst().last { !$0.isHash && $0.key != "NO" }?.text
         }
     }
 

@@ -92,10 +92,11 @@ extension AddressParser {
     /// state name follows a bare house number (`123 Washington`).
     private func stateFollows(_ previous: AddressToken, word: String, length: Int, in before: ArraySlice<AddressToken>) -> Bool {
         if previous.startsWithDigit { return false }
-        let streetWord = USPSTables.suffixes[word] != nil || USPSTables.directionals[word] != nil || USPSTables.units[word] != nil
+        let info = WordInfo.table[word] ?? .none
+        let streetWord = info.suffix != nil || info.unit != nil || info.flags.contains(.directional)
         guard length == 1, streetWord else { return true }
-        if USPSTables.suffixes[previous.key] != nil || USPSTables.directionals[previous.key] != nil { return false }
-        return before.dropFirst().contains { USPSTables.suffixes[$0.key] != nil || USPSTables.highwayWords[$0.key] != nil || $0.key == "BOX" }
+        if previous.suffix != nil || previous.isDirectional { return false }
+        return before.dropFirst().contains { $0.suffix != nil || $0.isHighway || $0.key == "BOX" }
     }
 
     static func isCanadianHalf(_ s: String.UTF8View, first: Bool) -> Bool {

@@ -13,7 +13,7 @@ extension AddressParser {
             takeUnit(t[k..<end])
             k = end
         }
-        if k < t.count, isCanadian, let (unit, house) = Self.unitCivic(t[k]) {
+        if k < t.count, t[k].startsWithDigit, t[k].key.utf8.contains(UInt8(ascii: "-")), isCanadian, let (unit, house) = Self.unitCivic(t[k]) {
             // Canada Post: `10-123 Main St` is unit 10 at 123.
             if address.unitID == nil { address.unitID = unit } else { leftover.append(AddressToken(text: unit, key: unit, segment: t[k].segment, position: t[k].position)) }
             address.houseNumber = house
@@ -65,10 +65,10 @@ extension AddressParser {
         for u in street.indices.dropFirst() {
             if unitRun(street[...], at: u) != nil { return u }
             // A designator without an id: at the end, or before another unit.
-            if let standard = USPSTables.units[street[u].key], USPSTables.unitsWithoutID.contains(standard) {
+            if street[u].isUnitWithoutID {
                 let last = u == street.count - 1
                 let beforeUnit = u + 1 < street.count && unitRun(street[...], at: u + 1) != nil
-                let afterSuffix = !cityFromTail && USPSTables.suffixes[street[u - 1].key] != nil
+                let afterSuffix = !cityFromTail && street[u - 1].suffix != nil
                 if last || beforeUnit || afterSuffix { return u }
             }
         }
@@ -89,7 +89,7 @@ extension AddressParser {
     /// Directionals, name and suffix; returns the words after the street.
     mutating func parseStreetName(_ s: [AddressToken], cityFromTail: Bool) -> [AddressToken] {
         guard !s.isEmpty else { return [] }
-        func isDirectional(_ t: AddressToken) -> Bool { USPSTables.directionals[t.key] != nil }
+        func isDirectional(_ t: AddressToken) -> Bool { t.isDirectional }
         /// A post-directional at `j`: a short one always; a word (`North`) only where no city can follow.
         func postdirectional(at j: Int) -> Bool {
             j < s.count && isDirectional(s[j]) && (s[j].key.utf8.count <= 2 || !cityFromTail || j == s.count - 1)
@@ -121,13 +121,13 @@ extension AddressParser {
         var chosen: Int?
         if cityFromTail {
             var first: Int?
-            for c in s.indices.dropFirst() where USPSTables.suffixes[s[c].key] != nil {
+            for c in s.indices.dropFirst() where s[c].suffix != nil {
                 if first == nil { first = c }
-                if USPSTables.commonSuffixes.contains(USPSTables.suffixes[s[c].key]!) { chosen = c; break }
+                if s[c].isCommonSuffix { chosen = c; break }
             }
             chosen = chosen ?? first
         } else {
-            chosen = s.indices.dropFirst().last { USPSTables.suffixes[s[$0].key] != nil }
+            chosen = s.indices.dropFirst().last { s[$0].suffix != nil }
         }
         if let c = chosen {
             var nameStart = 0
@@ -161,21 +161,21 @@ extension AddressParser {
     func highway(in s: [AddressToken]) -> (start: Int, number: Int)? {
         for h in s.indices {
             let key = s[h].key
-            if key.hasPrefix("I-"), key.utf8.count > 2, key.utf8.dropFirst(2).allSatisfy(AddressToken.isDigit) { return (h, h) }
-            let qualified = h > 0 && USPSTables.highwayQualifiers[s[h - 1].key] != nil
+            if key.utf8.first == UInt8(ascii: "I"), key.utf8.count > 2, key.hasPrefix("I-"), key.utf8.dropFirst(2).allSatisfy(AddressToken.isDigit) { return (h, h) }
+            let qualified = h > 0 && s[h - 1].isQualifier
             guard USPSTables.highwayWords[key] != nil || (qualified && (key == "ROAD" || key == "RD")) else { continue }
             var number = h + 1
-            if number < s.count, s[number].key == "#" { number += 1 }
+            if number < s.count, s[number].isHash { number += 1 }
             guard number < s.count else { continue }
             let n = s[number]
             let countyLetters = qualified && n.key.utf8.count <= 3 && n.key.utf8.allSatisfy(AddressToken.isLetter)
-                && USPSTables.directionals[n.key] == nil
+                && !n.isDirectional
             guard (n.startsWithDigit && n.key.utf8.count <= 5) || countyLetters else { continue }
             var start = h
             // `US HWY`, `STATE ROUTE`, `NC HWY`, `OLD STATE HWY`.
             while start > 0, start > h - 2,
-                  USPSTables.highwayQualifiers[s[start - 1].key] != nil
-                    || (StateTable.code(forKey: s[start - 1].key) != nil && s[start - 1].key.utf8.count == 2 && USPSTables.directionals[s[start - 1].key] == nil) {
+                  s[start - 1].isQualifier
+                    || (s[start - 1].isStateCode && !s[start - 1].isDirectional) {
                 start -= 1
             }
             return (start, number)

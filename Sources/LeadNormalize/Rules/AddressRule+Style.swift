@@ -21,14 +21,7 @@ extension AddressRule {
         a.state = a.state.map { StateTable.code(for: $0) ?? $0.uppercased() }
     }
 
-    private static func upperNoDots(_ s: String) -> String {
-        var u = s.uppercased()
-        if u.utf8.contains(UInt8(ascii: ".")) {
-            u.removeAll { $0 == "." }
-            // `ST.LOUIS` would run together: a dot between letters was a space.
-        }
-        return u
-    }
+    private static func upperNoDots(_ s: String) -> String { AddressToken.key(of: s) }
 
     /// `5TH` → `5`.
     private static func ordinalNumber(_ id: String) -> String? {

@@ -2,7 +2,7 @@ import LeadCore
 
 /// One word of an address: as written, and its look-up key.
 struct AddressToken {
-    /// As written, without the dots or commas around it (`Ave.` → `Ave`).
+    /// As written, without the dots or colons around it (`Ave.` → `Ave`).
     var text: String
     /// Upper case without dots (`N.W.` → `NW`, `P.O.B.` → `POB`): what the tables are keyed by.
     var key: String
@@ -10,21 +10,54 @@ struct AddressToken {
     var segment: Int
     /// Its place in the input, so that what is left over is given back in order.
     var position: Int
-
+    /// What the tables say of the word.
+    var info: WordInfo
     /// Starts with an ASCII digit (`123`, `4B`, `1/2`).
-    var startsWithDigit: Bool { key.utf8.first.map(AddressToken.isDigit) ?? false }
-    var hasDigit: Bool { key.utf8.contains(where: AddressToken.isDigit) }
-    var isAllDigits: Bool { !key.isEmpty && key.utf8.allSatisfy(AddressToken.isDigit) }
+    var startsWithDigit: Bool
+    var hasDigit: Bool
+    var isAllDigits: Bool
+
+    init(text: String, key: String, segment: Int, position: Int) {
+        self.text = text
+        self.key = key
+        self.segment = segment
+        self.position = position
+        info = WordInfo.table[key] ?? .none
+        var digits = 0
+        for b in key.utf8 where Self.isDigit(b) { digits += 1 }
+        startsWithDigit = key.utf8.first.map(Self.isDigit) ?? false
+        hasDigit = digits > 0
+        isAllDigits = digits > 0 && digits == key.utf8.count
+    }
 
     static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
     static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+
+    /// Upper case without dots, on the bytes when the word is ASCII (most are).
+    static func key(of text: String) -> String {
+        let u = text.utf8
+        var ascii = true
+        let key = String(unsafeUninitializedCapacity: u.count) { buffer in
+            var n = 0
+            for b in u where b != UInt8(ascii: ".") {
+                if b >= 0x80 { ascii = false }
+                buffer[n] = b >= 0x61 && b <= 0x7A ? b - 0x20 : b
+                n += 1
+            }
+            return n
+        }
+        if ascii { return key }
+        var upper = text.uppercased()
+        upper.removeAll { $0 == "." }
+        return upper
+    }
 }
 
 extension AddressRule {
-    /// Cuts the input into words: `,` `;` and line breaks end a segment, spaces, tabs and
-    /// brackets end a word (`Montréal (Québec)`), `#` is a word of its own (`Apt#4` → `Apt` `#` `4`), and a unit, box or route word
-    /// glued to its number is split (`APT4`, `RR2`, `STE305`), as is a state glued to its ZIP
-    /// (`FL32801`). Marks alone (`-`, `/`) are not words.
+    /// Cuts the input into words: `,` `;` and line breaks end a segment; spaces, tabs and
+    /// brackets end a word (`Montréal (Québec)`); `#` is a word of its own (`Apt#4` → `Apt`
+    /// `#` `4`); a unit, box or route word glued to its number is split (`APT4`, `RR2`,
+    /// `STE305`), as is a state glued to its ZIP (`FL32801`). Marks alone (`-`, `/`) are not words.
     static func tokenize(_ input: String) -> [AddressToken] {
         var tokens: [AddressToken] = []
         tokens.reserveCapacity(16)
@@ -70,10 +103,10 @@ extension AddressRule {
         while let f = word.utf8.first, f == UInt8(ascii: ".") || f == UInt8(ascii: ":") { word = word.dropFirst() }
         while let l = word.utf8.last, l == UInt8(ascii: ".") || l == UInt8(ascii: ":") { word = word.dropLast() }
         if word.isEmpty || word.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "|") }) { return }
-        if word == "–" || word == "—" { return }
+        // En and em dashes (E2 80 93, E2 80 94).
+        if word.utf8.count == 3, word.utf8.first == 0xE2 { let b = Array(word.utf8); if b[1] == 0x80 && (b[2] == 0x93 || b[2] == 0x94) { return } }
         let text = String(word)
-        var key = text.uppercased()
-        if key.utf8.contains(UInt8(ascii: ".")) { key.removeAll { $0 == "." } }
+        let key = AddressToken.key(of: text)
         // A word glued to its number: letters then digits.
         if let first = key.utf8.first, AddressToken.isLetter(first), key.utf8.contains(where: AddressToken.isDigit) {
             let letters = key.utf8.prefix { AddressToken.isLetter($0) }.count
@@ -99,7 +132,9 @@ extension AddressRule {
     /// The tokens' texts joined by spaces, and by `, ` between segments.
     static func joined<C: Collection>(_ tokens: C) -> String? where C.Element == AddressToken {
         guard let first = tokens.first else { return nil }
+        if tokens.count == 1 { return first.text }
         var s = ""
+        s.reserveCapacity(32)
         var segment = first.segment
         for t in tokens {
             if !s.isEmpty { s += t.segment == segment ? " " : ", " }

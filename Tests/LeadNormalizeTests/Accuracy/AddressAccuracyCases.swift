@@ -122,6 +122,12 @@ enum AddressAccuracyCases {
         ("12 Elm Ave, Moncton, New Brunswick E1C 4B9", "h=12|n=ELM|s=AVE|c=MONCTON|st=NB|z=E1C 4B9|co=CA"),
         ("300 Portage Ave, Winnipeg, Manitoba R3C5S4", "h=300|n=PORTAGE|s=AVE|c=WINNIPEG|st=MB|z=R3C 5S4|co=CA"),
         ("9 Lake Rd, Yellowknife NT X1A 2L9", "h=9|n=LAKE|s=RD|c=YELLOWKNIFE|st=NT|z=X1A 2L9|co=CA"),
+        // Written after the rule, before running it on them. Canada Post's French direction
+        // (`OUEST` → `O`) after a street type written first is a known gap.
+        ("9 Rue Saint-Paul Ouest, Montréal QC H2Y 1Z5", "h=9|n=RUE SAINT-PAUL|post=O|c=MONTRÉAL|st=QC|z=H2Y 1Z5|co=CA"),
+        ("PO Box 1234 Station Main, Edmonton AB T5J 2R4", "box=1234|x=Station Main|c=EDMONTON|st=AB|z=T5J 2R4|co=CA"),
+        ("Unit 3, 456 Elm Street, Halifax NS B3H 1Z1", "h=456|n=ELM|s=ST|ut=UNIT|u=3|c=HALIFAX|st=NS|z=B3H 1Z1|co=CA"),
+        ("456 Elm St Unit 3 Halifax Nova Scotia B3H1Z1", "h=456|n=ELM|s=ST|ut=UNIT|u=3|c=HALIFAX|st=NS|z=B3H 1Z1|co=CA"),
     ]
 
     /// Lead lists as they come: recipients, units glued or without commas, full state names,
@@ -233,5 +239,22 @@ enum AddressAccuracyCases {
         ("Lee Dental Group 400 W Main St Ste 2 Tupelo MS 38804", "r=LEE DENTAL GROUP|h=400|pre=W|n=MAIN|s=ST|ut=STE|u=2|c=TUPELO|st=MS|z=38804"),
         ("89 Orchard St Apt 3 Rochester NY 14607", "h=89|n=ORCHARD|s=ST|ut=APT|u=3|c=ROCHESTER|st=NY|z=14607"),
         ("1701 Lincoln Blvd Apt 22, Venice, CA 90291", "h=1701|n=LINCOLN|s=BLVD|ut=APT|u=22|c=VENICE|st=CA|z=90291"),
+        // Written after the rule, from the same conventions, before running it on them.
+        ("1 Microsoft Way, Redmond, WA 98052-6399", "h=1|n=MICROSOFT|s=WAY|c=REDMOND|st=WA|z=98052|z4=6399"),
+        ("Apt 5, 22 Acacia Ave, Springfield, OR 97477", "h=22|n=ACACIA|s=AVE|ut=APT|u=5|c=SPRINGFIELD|st=OR|z=97477"),
+        ("22 Acacia Ave Apt. No. 5 Springfield OR 97477", "h=22|n=ACACIA|s=AVE|ut=APT|u=5|c=SPRINGFIELD|st=OR|z=97477"),
+        ("1 Main St Ste. 4-B, Columbus, OH 43215", "h=1|n=MAIN|s=ST|ut=STE|u=4-B|c=COLUMBUS|st=OH|z=43215"),
+        ("401 N Michigan Ave Fl 12 Chicago IL 60611", "h=401|pre=N|n=MICHIGAN|s=AVE|ut=FL|u=12|c=CHICAGO|st=IL|z=60611"),
+        ("3 Elm St. Apt 2, Boston MA", "h=3|n=ELM|s=ST|ut=APT|u=2|c=BOSTON|st=MA"),
+        ("PO Drawer 1100, Fort Myers, FL 33902", "box=1100|c=FORT MYERS|st=FL|z=33902"),
+        ("General Delivery, Juneau, AK 99801", "n=GENERAL DELIVERY|c=JUNEAU|st=AK|z=99801"),
+        ("15 Old Country Rd, Westbury, NY 11590", "h=15|n=OLD COUNTRY|s=RD|c=WESTBURY|st=NY|z=11590"),
+        ("2 Bay View Rd, Bar Harbor, ME 04609-1234", "h=2|n=BAY VIEW|s=RD|c=BAR HARBOR|st=ME|z=04609|z4=1234"),
+        ("1600 N. Highland Ave, Los Angeles, California 90028", "h=1600|pre=N|n=HIGHLAND|s=AVE|c=LOS ANGELES|st=CA|z=90028"),
+        ("45 South St, Morristown, New Jersey 07960", "h=45|n=SOUTH|s=ST|c=MORRISTOWN|st=NJ|z=07960"),
+        ("100 Via Del Mar, San Clemente CA 92672", "h=100|n=VIA DEL MAR|c=SAN CLEMENTE|st=CA|z=92672"),
+        ("12 Tenth Ave N, Seattle WA 98109", "h=12|n=TENTH|s=AVE|post=N|c=SEATTLE|st=WA|z=98109"),
+        ("5 W 5th Street Apt 5, Erie, PA 16507", "h=5|pre=W|n=5TH|s=ST|ut=APT|u=5|c=ERIE|st=PA|z=16507"),
+        ("777 Brickell Ave #1100, Miami FL 33131", "h=777|n=BRICKELL|s=AVE|ut=#|u=1100|c=MIAMI|st=FL|z=33131"),
     ]
 }

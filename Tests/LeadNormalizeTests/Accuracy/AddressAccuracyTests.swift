@@ -44,8 +44,9 @@ import Testing
             for f in Self.fields(a) { actual[f.field] = .some(f.value) }
             tally.score(input: input, expected: Self.label(spec), actual: actual)
         }
-        // Floors just under what the rule reaches today, so a regression fails.
-        let below = tally.publish(defaultFloor: 0.95)
+        // 98% a field: under what the rule reaches today (99.6–100%), so that a regression of a
+        // few cases fails while the known gaps stay visible in the table.
+        let below = tally.publish(defaultFloor: 0.98)
         #expect(below.isEmpty, "\(below.joined(separator: "; "))")
     }
 }
