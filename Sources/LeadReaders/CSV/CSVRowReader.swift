@@ -37,10 +37,15 @@ public final class CSVRowReader: RowReader {
     static let chunkSize = 256 << 10
 
     /// Opens a reader; `file` is the name to show the user.
-    public init(source: ByteSource, file: String, options: RowReaderOptions = RowReaderOptions()) throws {
+    public convenience init(source: ByteSource, file: String, options: RowReaderOptions = RowReaderOptions()) throws {
+        try self.init(source: source, file: file, options: options, chunkSize: CSVRowReader.chunkSize)
+    }
+
+    /// `chunkSize`: the bytes read at a time, and sniffed from the first (the fuzzer's is small).
+    init(source: ByteSource, file: String, options: RowReaderOptions, chunkSize: Int) throws {
         self.file = file
         self.source = source
-        chunk = .allocate(byteCount: CSVRowReader.chunkSize, alignment: 16)
+        chunk = .allocate(byteCount: chunkSize, alignment: 16)
         var filled = 0
         // Fill the first chunk completely (pipes hand out small pieces) to sniff from it.
         while filled < chunk.count {
