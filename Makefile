@@ -6,7 +6,7 @@ BIN_DEBUG := .build/debug/leadport
 BIN_RELEASE := .build/release/leadport
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test bench clean
+.PHONY: deps build release demo test bench fuzz clean
 
 # Install the Debian packages the build needs, only when some are missing.
 deps:
@@ -55,5 +55,9 @@ bench: release
 	$(call pip_install,$(PY_BENCH))
 	scripts/with-postgres --durable -- python3 bench/run.py --binary $(BIN_RELEASE)
 
+# libFuzzer targets (docs/fuzzing.md), FUZZ_SECONDS each (default 60); fails on any finding.
+fuzz: deps
+	scripts/fuzz
+
 clean:
-	rm -rf .build bench/data
+	rm -rf .build .build-fuzz bench/data

@@ -68,3 +68,15 @@ let package = Package(
     ],
     cxxLanguageStandard: .cxx17
 )
+
+// libFuzzer targets (docs/fuzzing.md): declared only when LEADPORT_FUZZ=1, so `swift build` and
+// `make test` never see them. `make fuzz` builds them with -sanitize=fuzzer in .build-fuzz.
+if Context.environment["LEADPORT_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "leadport-fuzz",
+        dependencies: ["LeadEngine", "LeadReaders", "LeadNormalize", "LeadCore"],
+        path: "fuzz/Sources",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    ))
+    package.products.append(.executable(name: "leadport-fuzz", targets: ["leadport-fuzz"]))
+}

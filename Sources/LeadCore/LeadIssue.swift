@@ -22,8 +22,6 @@ public enum IssueCode: String, Sendable, Codable, CaseIterable {
     case raggedRow = "ragged_row"
     /// Bytes that were not valid UTF-8 were decoded as Windows-1252.
     case encodingFallback = "encoding_fallback"
-    /// NUL bytes were removed from a cell.
-    case nulBytesRemoved = "nul_bytes_removed"
     case invalidPhone = "invalid_phone"
     case invalidEmail = "invalid_email"
     case emailSuggestion = "email_suggestion"
@@ -37,7 +35,7 @@ public enum IssueCode: String, Sendable, Codable, CaseIterable {
 
     /// Problems met while reading the file, before any rule.
     public var isReadProblem: Bool {
-        self == .raggedRow || self == .encodingFallback || self == .nulBytesRemoved
+        self == .raggedRow || self == .encodingFallback
     }
 }
 

@@ -1,8 +1,8 @@
 /// One row as read, before any mapping or normalisation.
 ///
 /// Readers never drop a row silently: recoverable problems (a ragged row, bytes that were
-/// not valid in the detected encoding, NUL bytes) are recorded in `issues` and the row is
-/// still returned. `location` is set before the row leaves the reader.
+/// not valid in the detected encoding) are recorded in `issues` and the row is still
+/// returned. `location` is set before the row leaves the reader.
 public struct RawRow: Sendable, Equatable {
     public var location: SourceLocation
     /// Cell text in canonical form (see `leadport cat` in docs/cli.md). A CSV row keeps

@@ -5,6 +5,10 @@ public struct Inspection: Sendable {
         public var info: SheetInfo
         public var rows: Int
         public var columns: Int
+        /// False when the survey stopped at a limit: `rows` and `columns` are then lower bounds.
+        public var complete: Bool
+        /// False when the time for surveying the workbook ran out before this sheet.
+        public var surveyed: Bool
     }
 
     public struct ColumnSummary: Sendable {
@@ -27,6 +31,8 @@ public struct Inspection: Sendable {
     /// 1-based row of the detected header in the inspected sheet; nil when none was found.
     public var headerRow: Int?
     public var dataRows: Int
+    /// False when the survey stopped at a limit: `dataRows` is then a lower bound.
+    public var dataRowsComplete: Bool
     public var columns: [ColumnSummary]
     public var suggestions: [AutoMapper.Suggestion]
 
@@ -40,60 +46,77 @@ public struct Inspection: Sendable {
 }
 
 public enum Inspector {
-    /// Reads the file (every sheet of a workbook, to size them) and describes it.
-    public static func inspect(path: String, options: RowReaderOptions) throws -> Inspection {
+    /// The rows read one by one for the header and the column profiles: at most this many
+    /// rows, or cells (a row that reaches column XFD is 16,384 cells).
+    static let sampleRows = 2000
+    static let sampleCells = 200_000
+    /// Values tried against the rules, over all columns: a wide sheet gets fewer per column
+    /// (at most 200, at least 1).
+    static let profiledValues = 20_000
+
+    /// Describes the file: reads a sample of the inspected sheet, and surveys every sheet of a
+    /// workbook (or the CSV file) for its size within `limits`, so a hostile or huge file
+    /// costs seconds, not hours; what a limit stopped is reported as a lower bound.
+    public static func inspect(path: String, options: RowReaderOptions, limits: SurveyLimits = SurveyLimits()) throws -> Inspection {
         let reader = try openRowReader(path: path, options: options)
         let source = reader.description
-        var sheets: [Inspection.SheetSummary] = []
-        if source.format == .xlsx {
-            for sheet in source.sheets {
-                var sheetOptions = options
-                sheetOptions.sheet = String(sheet.position)
-                let sized = try size(try openRowReader(path: path, options: sheetOptions))
-                sheets.append(Inspection.SheetSummary(info: sheet, rows: sized.rows, columns: sized.columns))
-            }
-        }
-        var head: [RawRow] = []
-        var total = 0
         var rows: [RawRow] = []
-        while let row = try reader.next() {
-            if head.count < 30 { head.append(row) }
-            total += 1
-            if rows.count < 2000 { rows.append(row) }
+        var cellsRead = 0
+        while rows.count < sampleRows, cellsRead < sampleCells, let row = try reader.next() {
+            rows.append(row)
+            cellsRead += max(1, row.cells.count)
         }
+        var sheets: [Inspection.SheetSummary] = []
+        var size: SheetSurvey
+        if source.format == .xlsx {
+            let surveys = try surveyEverySheet(of: reader, limits: limits)
+            for (sheet, survey) in zip(source.sheets, surveys) {
+                sheets.append(Inspection.SheetSummary(info: sheet, rows: survey?.rows ?? 0, columns: survey?.columns ?? 0,
+                                                      complete: survey?.complete ?? false, surveyed: survey != nil))
+            }
+            size = source.sheet.flatMap { surveys[$0.position - 1] } ?? SheetSurvey(rows: rows.count, cells: 0, columns: 0, complete: false)
+        } else if path == "-" {
+            // Standard input reads once: the survey goes on from the end of the sample.
+            size = try reader.survey(limits: limits)
+            size.rows += rows.count
+        } else {
+            size = try openRowReader(path: path, options: options).survey(limits: limits)
+        }
+        let head = Array(rows.prefix(30))
         let headerIndex = HeaderDetector.detect(head.map(\.cells))
         let header = headerIndex.map { head[$0].cells } ?? []
         let body = headerIndex.map { Array(rows[($0 + 1)...]) } ?? rows
+        let (columns, suggestions) = profile(header: header, body: body)
+        let dataRows = max(0, size.rows - (headerIndex.map { $0 + 1 } ?? 0))
+        return Inspection(source: source, sheets: sheets, headerRow: headerIndex.map { head[$0].location.row },
+                          dataRows: dataRows, dataRowsComplete: size.complete, columns: columns, suggestions: suggestions)
+    }
+
+    /// Each column's kind, samples and suggested field, from the sample's rows below the header.
+    private static func profile(header: [String], body: [RawRow]) -> ([Inspection.ColumnSummary], [AutoMapper.Suggestion]) {
         let width = max(header.count, body.map { $0.trimmedCells.count }.max() ?? 0)
+        let perColumn = max(1, min(200, profiledValues / max(width, 1)))
+        var values = [[String]](repeating: [], count: width)
+        var samples = [[String]](repeating: [], count: width)
+        var filled = [Int](repeating: 0, count: width)
+        for row in body {
+            for (k, cell) in row.cells.enumerated() where !cell.isEmpty {
+                filled[k] += 1
+                if values[k].count < perColumn { values[k].append(cell) }
+                if samples[k].count < 3 && !samples[k].contains(cell) { samples[k].append(cell) }
+            }
+        }
         var columns: [Inspection.ColumnSummary] = []
         var suggestions: [AutoMapper.Suggestion] = []
         for k in 0..<width {
             let name = k < header.count ? header[k] : ""
-            let values = body.compactMap { k < $0.cells.count && !$0.cells[k].isEmpty ? $0.cells[k] : nil }
-            let kind = ColumnProfiler.kind(of: values)
-            var samples: [String] = []
-            for v in values where !samples.contains(v) {
-                samples.append(v)
-                if samples.count == 3 { break }
-            }
-            let suggestion = AutoMapper.suggest(header: name, values: values, column: k)
+            let suggestion = AutoMapper.suggest(header: name, values: values[k], column: k)
             suggestions.append(suggestion)
-            columns.append(Inspection.ColumnSummary(index: k, letters: Column.letters(for: k), name: name, kind: kind,
-                                                    samples: samples, filled: values.count,
+            columns.append(Inspection.ColumnSummary(index: k, letters: Column.letters(for: k), name: name,
+                                                    kind: ColumnProfiler.kind(of: values[k]), samples: samples[k], filled: filled[k],
                                                     suggestedField: suggestion.field?.rawValue, confidence: suggestion.confidence,
                                                     reason: suggestion.why))
         }
-        return Inspection(source: source, sheets: sheets, headerRow: headerIndex.map { head[$0].location.row },
-                          dataRows: total - (headerIndex.map { $0 + 1 } ?? 0), columns: columns, suggestions: suggestions)
-    }
-
-    private static func size(_ reader: any RowReader) throws -> (rows: Int, columns: Int) {
-        var rows = 0
-        var columns = 0
-        while let row = try reader.next() {
-            rows += 1
-            columns = max(columns, row.trimmedCells.count)
-        }
-        return (rows, columns)
+        return (columns, suggestions)
     }
 }

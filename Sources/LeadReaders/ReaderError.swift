@@ -7,6 +7,7 @@ public struct ReaderError: Error, Locatable, Classified, CustomStringConvertible
         case notFound
         case unreadable(String)
         case emptyFile
+        case tooSmall(bytes: Int64, smallest: Int64)
         case legacyXLS
         case encryptedWorkbook
         case xlsb
@@ -53,7 +54,9 @@ public struct ReaderError: Error, Locatable, Classified, CustomStringConvertible
         switch reason {
         case .notFound: return "no such file"
         case .unreadable(let why): return "cannot read the file: \(why)"
-        case .emptyFile: return "the file is empty"
+        case .emptyFile: return "the file is empty (0 bytes), so it is not a workbook"
+        case .tooSmall(let bytes, let smallest):
+            return "the file is only \(bytes) byte\(bytes == 1 ? "" : "s"), far too small to be a workbook (the smallest possible is \(smallest)); it was probably cut short"
         case .legacyXLS:
             return "this is a legacy Excel 97-2003 workbook (.xls), which LeadPort does not read; save it as .xlsx or .csv"
         case .encryptedWorkbook:

@@ -15,6 +15,15 @@ public protocol RowReader: AnyObject {
     /// Reads every remaining cell without building strings: the rows `next()` would return and
     /// their non-empty cells.
     func count() throws -> CellCount
+    /// Counts like `count()` (and the widest row), stopping at the first of `limits`.
+    func survey(limits: SurveyLimits) throws -> SheetSurvey
+}
+
+extension RowReader {
+    public func count() throws -> CellCount {
+        let survey = try survey(limits: .none)
+        return CellCount(rows: survey.rows, cells: survey.cells)
+    }
 }
 
 /// The result of `RowReader.count()`.
@@ -41,6 +50,9 @@ public struct SourceDescription: Sendable, Equatable {
     public var sheets: [SheetInfo]
     /// The sheet being read (nil for CSV).
     public var sheet: SheetInfo?
+    /// Something the user should know about how the file is read, for stderr: a file named
+    /// as a workbook that holds CSV text.
+    public var note: String?
 
     public init(file: String, format: Format, encoding: String? = nil, delimiter: Character? = nil,
                 delimiterSource: String? = nil, sheets: [SheetInfo] = [], sheet: SheetInfo? = nil) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LeadEngine
 
 /// `leadport cat`: the rows of one sheet exactly as read (docs/cli.md).
@@ -33,6 +34,7 @@ struct Cat: ParsableCommand {
         var options = RowReaderOptions(sheet: sheet)
         options.delimiter = try DelimiterOption.parse(delimiter)
         let reader = try openRowReader(path: file, options: options)
+        ReaderNote.print(reader.description.note)
         let out = StandardOutput.shared
         switch format {
         case .count:
@@ -64,5 +66,13 @@ enum DelimiterOption {
             }
             return byte
         }
+    }
+}
+
+/// A reader's note about how it reads a file (a workbook name on CSV text), on stderr.
+enum ReaderNote {
+    static func print(_ note: String?) {
+        guard let note else { return }
+        FileHandle.standardError.write(Data("leadport: \(note)\n".utf8))
     }
 }

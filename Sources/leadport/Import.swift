@@ -133,6 +133,7 @@ struct Import: ParsableCommand {
         options.exportPath = export
         options.reportPath = report
         options.rejectsPath = rejects
+        for file in files { ReaderNote.print(readerNote(path: file)) }
         let summary = try ImportRun(options: options, emit: reporter.handle).run()
         if let failed = summary.counts[.failed], failed > 0 {
             throw DestinationError(destination: options.remote?.name ?? to,

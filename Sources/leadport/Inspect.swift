@@ -53,6 +53,7 @@ struct Inspect: ParsableCommand {
         var options = RowReaderOptions(sheet: sheet)
         options.delimiter = try DelimiterOption.parse(delimiter)
         let inspection = try Inspector.inspect(path: file, options: options)
+        ReaderNote.print(inspection.source.note)
         var applied: AppliedMapping?
         if let given = try preset.map(Presets.load) ?? mapping.map({ try Mapping.load(path: $0) }) {
             let plan = try ColumnPlan.make(path: file, options: options, mapping: given)
@@ -123,11 +124,14 @@ enum InspectionText {
                 let marker = sheet.info.name == s.sheet?.name ? "*" : " "
                 var extra = sheet.info.isHidden ? ", \(sheet.info.state)" : ""
                 if sheet.info.kind != .worksheet { extra += ", \(sheet.info.kind.rawValue)" }
-                lines.append("  \(marker)\(sheet.info.position) \"\(sheet.info.name)\": \(sheet.rows) rows, \(sheet.columns) columns\(extra)")
+                let size = !sheet.surveyed ? "not surveyed (the time for sizing sheets ran out)"
+                    : sheet.complete ? "\(sheet.rows) rows, \(sheet.columns) columns"
+                    : "at least \(sheet.rows) rows, \(sheet.columns) columns (sizing stopped at its limit)"
+                lines.append("  \(marker)\(sheet.info.position) \"\(sheet.info.name)\": \(size)\(extra)")
             }
         }
         lines.append("header row: \(i.headerRow.map(String.init) ?? "none found")")
-        lines.append("data rows:  \(i.dataRows)")
+        lines.append("data rows:  \(i.dataRowsComplete ? "" : "at least ")\(i.dataRows)")
         lines.append("columns:")
         let nameWidth = min(28, i.columns.map { $0.name.count + 2 }.max() ?? 4)
         for c in i.columns {
@@ -153,12 +157,15 @@ enum InspectionJSON {
         let sheets = i.sheets.map { sheet in
             object([("position", "\(sheet.info.position)"), ("name", string(sheet.info.name)), ("state", string(sheet.info.state)),
                     ("hidden", sheet.info.isHidden ? "true" : "false"), ("kind", string(sheet.info.kind.rawValue)),
-                    ("rows", "\(sheet.rows)"), ("columns", "\(sheet.columns)")])
+                    ("rows", sheet.surveyed ? "\(sheet.rows)" : "null"), ("columns", sheet.surveyed ? "\(sheet.columns)" : "null"),
+                    ("complete", sheet.complete ? "true" : "false")])
         }
         fields.append(("sheets", "[" + sheets.joined(separator: ",") + "]"))
         fields.append(("sheet", s.sheet.map { string($0.name) } ?? "null"))
         fields.append(("header_row", i.headerRow.map(String.init) ?? "null"))
         fields.append(("data_rows", "\(i.dataRows)"))
+        fields.append(("data_rows_complete", i.dataRowsComplete ? "true" : "false"))
+        fields.append(("note", s.note.map(string) ?? "null"))
         let columns = i.columns.map { c in
             object([("index", "\(c.index)"), ("letter", string(c.letters)), ("name", string(c.name)), ("kind", string(c.kind)),
                     ("filled", "\(c.filled)"), ("samples", "[" + c.samples.map(string).joined(separator: ",") + "]"),

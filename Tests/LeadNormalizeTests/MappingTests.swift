@@ -85,6 +85,14 @@ private func problem(_ yaml: String) -> String? {
         #expect(message?.contains(expected) == true, "\(message ?? "loaded")")
     }
 
+    /// The `mapping` fuzz target's first finding: loading an empty file leaked a buffer
+    /// (Foundation's `FileManager.contents`); it is now read with read(2) and refused as empty.
+    @Test func anEmptyMappingFileIsRefusedAsEmpty() {
+        let path = Fixture.url("fuzz/mapping-empty-file-leak.yaml").path
+        #expect(throws: MappingError.invalid(path, "the file is empty")) { _ = try Mapping.load(path: path) }
+        #expect(problem(" \n\t\n")?.hasSuffix(": not a valid mapping: the file is empty") == true)
+    }
+
     @Test func anUnreadableFileIsNamed() {
         #expect(throws: MappingError.unreadable("/nonexistent/m.yaml")) { _ = try Mapping.load(path: "/nonexistent/m.yaml") }
     }

@@ -88,12 +88,21 @@ private func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: ur
         #expect(rows.filter { $0.issues.contains { $0.code == .raggedRow } }.map(\.location.row) == [2, 3, 5])
     }
 
-    @Test func nulBytesAreRemovedAndFlagged() throws {
+    @Test func nulBytesAreKeptAsCharacters() throws {
         let reader = try openRowReader(path: Fixture.url("csv/nul-bytes-in-cells.csv").path)
         _ = try reader.next()
         let row = try #require(try reader.next())
-        #expect(row.cells == ["Ann", "123"])
-        #expect(row.issues.map(\.code) == [.nulBytesRemoved, .nulBytesRemoved])
+        #expect(row.cells == ["An\u{0}n", "12\u{0}3"])
+        #expect(row.issues.isEmpty)
+    }
+
+    @Test func aTrailingBlankRecordIsDroppedEvenWhenRagged() throws {
+        let bytes = Array("a,b\n1,2\n,,,\n".utf8)
+        let reader = try CSVRowReader(source: MemoryByteSource(bytes), file: "t.csv")
+        var rows: [RawRow] = []
+        while let row = try reader.next() { rows.append(row) }
+        #expect(rows.map(\.cells) == [["a", "b"], ["1", "2"]])
+        #expect(try CSVRowReader(source: MemoryByteSource(bytes), file: "t.csv").count() == CellCount(rows: 2, cells: 4))
     }
 
     @Test func givenDelimiterOverridesDetection() throws {

@@ -96,7 +96,12 @@ private func read(_ reader: any RowReader) throws -> [RawRow] {
     }
 
     @Test(arguments: [
-        (45352.0, NumberKind.date, false, "2024-03-01"), (45352.5729166667, .date, false, "2024-03-01T13:45:00"),
+        (45352.0, NumberKind.date, false, "2024-03-01"), (45352.5729166667, .dateTime, false, "2024-03-01T13:45:00"),
+        // Excel shows what the format asks for: the date alone, or the time alone, whatever the value holds.
+        (45352.5729166667, .date, false, "2024-03-01"), (45352.9999884259, .date, false, "2024-03-01"),
+        (45352.5729166667, .time, false, "13:45:00"), (1.5, .time, false, "12:00:00"), (45352.0, .dateTime, false, "2024-03-01"),
+        (43890.5729166667, .date, true, "2024-03-01"), (43890.5729166667, .time, true, "13:45:00"),
+        (43890.5729166667, .dateTime, true, "2024-03-01T13:45:00"),
         (1.0, .date, false, "1900-01-01"), (59.0, .date, false, "1900-02-28"), (60.0, .date, false, "1900-02-29"),
         (61.0, .date, false, "1900-03-01"), (0.0, .date, true, "1904-01-01"), (43891.0, .date, true, "2024-03-02"),
         (0.5729166667, .time, false, "13:45:00"), (1.5, .duration, false, "36:00:00"), (0.999999999, .time, false, "00:00:00"),
@@ -114,7 +119,8 @@ private func read(_ reader: any RowReader) throws -> [RawRow] {
     @Test(arguments: [
         ("General", NumberKind.number), ("0.00", .number), ("m/d/yyyy", .date), ("[$-409]mmmm d, yyyy", .date),
         ("h:mm AM/PM", .time), ("mm:ss", .time), ("[h]:mm:ss", .duration), ("0.00\" days\"", .number),
-        ("[Red]#,##0", .number), ("0.00E+00", .number), ("\\d0", .number), ("mmm", .date), ("yyyy-mm-dd hh:mm", .date),
+        ("[Red]#,##0", .number), ("0.00E+00", .number), ("\\d0", .number), ("mmm", .date), ("yyyy-mm-dd hh:mm", .dateTime),
+        ("m/d/yy h:mm", .dateTime), ("h:mm:ss", .time), ("[$-409]h:mm:ss AM/PM", .time), ("dddd, mmmm d, yyyy", .date),
         ("_(* #,##0_)", .number), ("dd/mm/yyyy;@", .date),
     ])
     func formatCodes(code: String, kind: NumberKind) {
@@ -122,7 +128,7 @@ private func read(_ reader: any RowReader) throws -> [RawRow] {
     }
 
     @Test func builtInFormatIDs() {
-        #expect((14...17).allSatisfy { NumberKind.builtIn($0) == .date } && NumberKind.builtIn(22) == .date)
+        #expect((14...17).allSatisfy { NumberKind.builtIn($0) == .date } && NumberKind.builtIn(22) == .dateTime)
         #expect([18, 19, 20, 21, 45, 47].allSatisfy { NumberKind.builtIn($0) == .time })
         #expect(NumberKind.builtIn(46) == .duration)
         #expect([0, 1, 2, 9, 10, 23, 44, 49].allSatisfy { NumberKind.builtIn($0) == .number })

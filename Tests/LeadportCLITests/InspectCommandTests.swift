@@ -66,4 +66,36 @@ import Testing
         #expect(mapped.status == 0, "\(mapped.stderr)")
         #expect(mapped.stderr.components(separatedBy: ": ").last == auto.stderr.components(separatedBy: ": ").last)
     }
+
+    /// A workbook of the kind fuzzing corpora hold: 54 sheets, cells at column XFD and at
+    /// XFD1048576. `cat` read its first sheet at once while `inspect`, which sizes every
+    /// sheet, never finished (issue 12 item 4).
+    @Test func sizesEverySheetOfAHostileWorkbookInSeconds() throws {
+        let started = Date()
+        let result = try Leadport.run(["inspect", "fixtures/xlsx/many-sheets-cells-far-apart.xlsx", "--json"])
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let sheets = try #require(json["sheets"] as? [[String: Any]])
+        #expect(sheets.count == 54)
+        #expect(sheets.first?["rows"] as? Int == 4)
+        #expect(json["data_rows"] as? Int == 3)
+        #expect(json["data_rows_complete"] as? Bool == true)
+        // Each sheet is sized, or says it was not (the survey's time for the workbook ran out).
+        for sheet in sheets where sheet["rows"] is Int {
+            if sheet["complete"] as? Bool == true, (sheet["name"] as? String ?? "").hasPrefix("Corners") {
+                #expect(sheet["rows"] as? Int == 1_048_576 && sheet["columns"] as? Int == 16_384)
+            }
+        }
+    }
+
+    @Test func csvTextNamedAsAWorkbookIsInspectedAsCSVWithANoteOnStderr() throws {
+        let result = try Leadport.run(["inspect", "fixtures/xlsx/csv-text-named.xlsx"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "leadport: fixtures/xlsx/csv-text-named.xlsx is not a workbook but CSV text; reading it as CSV\n")
+        #expect(result.stdout.contains("format:     csv"))
+        let cat = try Leadport.run(["cat", "fixtures/xlsx/csv-text-named.xlsx"])
+        #expect(cat.stderr == result.stderr)
+        #expect(cat.stdout == "[\"Name\",\"Email\"]\n[\"Ann\",\"ann@example.com\"]\n[\"Bob\",\"bob@example.com\"]\n")
+    }
 }

@@ -10,10 +10,11 @@ import Glibc
 ///
 /// Rows are located by the 1-based line where each record starts (a `sep=` line counts).
 /// Fields that are not valid UTF-8 in a UTF-8 file are decoded as Windows-1252 and flagged;
-/// NUL bytes are removed and flagged; a row whose field count differs from the first row's
-/// is returned as it is and flagged.
+/// a NUL byte is a character like any other and is kept (as Python's csv module and pandas
+/// keep it); a row whose field count differs from the first row's is returned as it is and
+/// flagged.
 public final class CSVRowReader: RowReader {
-    public let description: SourceDescription
+    public internal(set) var description: SourceDescription
     public let encoding: TextEncoding
 
     private let file: String
@@ -36,10 +37,15 @@ public final class CSVRowReader: RowReader {
     static let chunkSize = 256 << 10
 
     /// Opens a reader; `file` is the name to show the user.
-    public init(source: ByteSource, file: String, options: RowReaderOptions = RowReaderOptions()) throws {
+    public convenience init(source: ByteSource, file: String, options: RowReaderOptions = RowReaderOptions()) throws {
+        try self.init(source: source, file: file, options: options, chunkSize: CSVRowReader.chunkSize)
+    }
+
+    /// `chunkSize`: the bytes read at a time, and sniffed from the first (the fuzzer's is small).
+    init(source: ByteSource, file: String, options: RowReaderOptions, chunkSize: Int) throws {
         self.file = file
         self.source = source
-        chunk = .allocate(byteCount: CSVRowReader.chunkSize, alignment: 16)
+        chunk = .allocate(byteCount: chunkSize, alignment: 16)
         var filled = 0
         // Fill the first chunk completely (pipes hand out small pieces) to sniff from it.
         while filled < chunk.count {
@@ -161,7 +167,9 @@ public final class CSVRowReader: RowReader {
         queuedNext = 0
         while let (record, line) = try nextRecord() {
             var row = makeRow(record, line: line)
-            if row.isBlank && row.issues.isEmpty {
+            // A blank record (`,,,` too, ragged or not) is a blank row: kept between rows,
+            // dropped at the end, as `count()` counts it.
+            if row.isBlank {
                 if let last = blankRuns.last, last.line + last.count == line {
                     blankRuns[blankRuns.count - 1].count += 1
                 } else {
@@ -191,20 +199,30 @@ public final class CSVRowReader: RowReader {
         return recordIndex
     }
 
-    public func count() throws -> CellCount {
+    public func survey(limits: SurveyLimits) throws -> SheetSurvey {
         var rows = 0
         var blanks = 0
         var cells = 0
+        var columns = 0
+        let clock = SurveyClock(seconds: limits.seconds)
+        var records = 0
         while let (record, _) = try nextRecord() {
+            records += 1
+            if records & 4095 == 0, cells >= limits.cells || clock.expired {
+                return SheetSurvey(rows: rows, cells: cells, columns: columns, complete: false)
+            }
             if record.allBytes.isEmpty {
                 blanks += 1
                 continue
             }
             rows += blanks + 1
             blanks = 0
-            for f in 0..<record.count where record.field(f).count > 0 { cells += 1 }
+            for f in 0..<record.count where record.field(f).count > 0 {
+                cells += 1
+                columns = max(columns, f + 1)
+            }
         }
-        return CellCount(rows: rows, cells: cells)
+        return SheetSurvey(rows: rows, cells: cells, columns: columns, complete: true)
     }
 
     private func makeRow(_ record: CSVRecord, line: Int) -> RawRow {
@@ -213,18 +231,9 @@ public final class CSVRowReader: RowReader {
         var cells: [String] = []
         cells.reserveCapacity(record.count)
         let all = record.allBytes
-        let hasNUL = all.count > 0 && memchr(all.baseAddress!, 0, all.count) != nil
         var fallbackColumns: [Int] = []
         for f in 0..<record.count {
-            let bytes = record.field(f)
-            if hasNUL && bytes.contains(0) {
-                issues.append(LeadIssue(.nulBytesRemoved, "NUL bytes removed from the cell",
-                                        at: location.with(column: Column(index: f))))
-                let kept = bytes.filter { $0 != 0 }
-                cells.append(kept.withUnsafeBufferPointer { decode($0, column: f, fallbacks: &fallbackColumns) })
-            } else {
-                cells.append(decode(bytes, column: f, fallbacks: &fallbackColumns))
-            }
+            cells.append(decode(record.field(f), column: f, fallbacks: &fallbackColumns))
         }
         for f in fallbackColumns {
             issues.append(LeadIssue(.encodingFallback, "bytes that are not valid UTF-8 were read as Windows-1252",

@@ -6,7 +6,9 @@ import Glibc
 
 /// Opens the right reader for a file: by its content first (a zip is a workbook, an OLE2
 /// file is a legacy or encrypted Office file, known binary formats are refused), so a CSV
-/// saved as `.xls` or a workbook renamed `.csv` still reads. Everything else is CSV text.
+/// saved as `.xls` or a workbook renamed `.csv` still reads. Everything else is CSV text; a
+/// file named as a workbook that is CSV text says so in its description's `note`. A file
+/// named as a workbook that is empty or smaller than any zip is refused.
 ///
 /// - Parameters:
 ///   - path: the path to open; `-` reads CSV from standard input.
@@ -21,7 +23,11 @@ public func openRowReader(path: String, displayName: String? = nil, options: Row
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw ReaderError(file: name, .unreadable("it is a directory")) }
         let head = try readHead(path: path, name: name)
-        switch FileKind.sniff(head) {
+        let kind = FileKind.sniff(head)
+        if let refusal = FileKind.tooSmall(kind: kind, size: Int64(info.st_size), workbookName: FileKind.hasWorkbookName(name)) {
+            throw ReaderError(file: name, refusal)
+        }
+        switch kind {
         case .zip:
             let archive = try ZipArchive(path: path, file: name, limits: options)
             try FileKind.checkWorkbookArchive(archive)
@@ -35,7 +41,18 @@ public func openRowReader(path: String, displayName: String? = nil, options: Row
         }
     }
     if let sheet = options.sheet, sheet != "1" { throw ReaderError(file: name, .sheetsNotSupported) }
-    return try CSVRowReader(source: FileByteSource(path: path, displayName: name), file: name, options: options)
+    let reader = try CSVRowReader(source: FileByteSource(path: path, displayName: name), file: name, options: options)
+    if path != "-" { reader.description.note = FileKind.csvNote(name) }
+    return reader
+}
+
+/// The note `openRowReader` gives a file (see `SourceDescription.note`), from its name and
+/// first bytes alone, for a command that reads the file elsewhere (`import`).
+public func readerNote(path: String, displayName: String? = nil) -> String? {
+    let name = displayName ?? path
+    guard path != "-", FileKind.hasWorkbookName(name), let head = try? readHead(path: path, name: name),
+          FileKind.sniff(head) == .text else { return nil }
+    return FileKind.csvNote(name)
 }
 
 private func readHead(path: String, name: String) throws -> [UInt8] {
@@ -80,6 +97,37 @@ enum FileKind: Equatable {
             return .refused("an Excel 2003 XML spreadsheet; save it as .xlsx or .csv")
         }
         return .text
+    }
+
+    /// Whether the name ends like an Excel workbook's (`.xlsx`, `.xlsm`, `.xltx`, `.xltm`,
+    /// `.xls`, `.xlsb`), whatever the case.
+    static func hasWorkbookName(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: ".") else { return false }
+        return ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlsb"].contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    /// The note for CSV text read from `name`, when the name says workbook.
+    static func csvNote(_ name: String) -> String? {
+        hasWorkbookName(name) ? "\(name) is not a workbook but CSV text; reading it as CSV" : nil
+    }
+
+    /// The smallest zip archive (an end-of-central-directory record alone) and the smallest
+    /// OLE2 compound file (header, one FAT sector, one directory sector).
+    static let smallestZip: Int64 = 22
+    static let smallestOLE2: Int64 = 1536
+
+    /// Why a file is refused before any reader sees it: a file named as a workbook that is
+    /// empty or smaller than any zip, or a zip or OLE2 header with less after it than either
+    /// format needs (a download cut short). Nil when its size is no reason to refuse it.
+    static func tooSmall(kind: FileKind, size: Int64, workbookName: Bool) -> ReaderError.Reason? {
+        switch kind {
+        case .zip where size < smallestZip: return .tooSmall(bytes: size, smallest: smallestZip)
+        case .ole2 where size < smallestOLE2: return .tooSmall(bytes: size, smallest: smallestOLE2)
+        default: break
+        }
+        guard workbookName else { return nil }
+        if size == 0 { return .emptyFile }
+        return size < smallestZip ? .tooSmall(bytes: size, smallest: smallestZip) : nil
     }
 
     /// A zip that is not an Office Open XML workbook gets a precise reason.

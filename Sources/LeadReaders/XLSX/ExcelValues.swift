@@ -46,8 +46,11 @@ enum ExcelValues {
         return out
     }
 
-    /// Text for a number shown through a date, time or duration format; nil when the value
-    /// cannot be a date (negative, or past 9999-12-31), so the caller prints the number.
+    /// Text for a number shown through a date, time or duration format, showing what Excel
+    /// shows: a date-only format gives the date alone (the day the value falls in, whatever its
+    /// time of day), a time-only format the time of day alone (whatever its day), a date-time
+    /// format both. Nil when the value cannot be a date (negative, or past 9999-12-31), so the
+    /// caller prints the number.
     static func temporal(_ value: Double, kind: NumberKind, date1904: Bool) -> String? {
         guard value.isFinite else { return nil }
         let totalSeconds = (value * 86_400).rounded()
@@ -65,6 +68,12 @@ enum ExcelValues {
             guard seconds >= 0 else { return nil }
             return clock(Int(seconds % 86_400))
         case .date:
+            // No time is shown, so none is rounded: 23:59:59.9 is still that day. Only a value
+            // within half a millisecond of midnight (a float's error) counts as the next day.
+            let milliseconds = (value * 86_400_000).rounded()
+            guard milliseconds >= 0 else { return nil }
+            return civilDate(serialDays: Int(milliseconds / 86_400_000), date1904: date1904)
+        case .dateTime:
             guard seconds >= 0 else { return nil }
             let days = Int(seconds / 86_400)
             let secondOfDay = Int(seconds % 86_400)

@@ -1,9 +1,11 @@
 /// What a cell's number format makes of its number.
 enum NumberKind: UInt8, Sendable {
     case number
-    /// A date, or a date with a time of day.
+    /// A date only: Excel shows no time of day, whatever the value holds.
     case date
-    /// A time of day only.
+    /// A date with a time of day.
+    case dateTime
+    /// A time of day only: Excel shows no date, whatever the value holds.
     case time
     /// Elapsed time (`[h]:mm:ss`).
     case duration
@@ -12,7 +14,8 @@ enum NumberKind: UInt8, Sendable {
     /// 46 elapsed hours.
     static func builtIn(_ id: Int) -> NumberKind {
         switch id {
-        case 14...17, 22: return .date
+        case 14...17: return .date
+        case 22: return .dateTime
         case 18...21, 45, 47: return .time
         case 46: return .duration
         default: return .number
@@ -74,7 +77,8 @@ enum NumberKind: UInt8, Sendable {
             i += 1
         }
         if elapsed { return .duration }
-        if hasDate || (hasMonthOrMinute && !hasTime) { return .date }
+        if hasDate { return hasTime ? .dateTime : .date }
+        if hasMonthOrMinute && !hasTime { return .date }
         if hasTime { return .time }
         return .number
     }

@@ -11,6 +11,7 @@ final class SharedStrings: XMLHandler {
     private var inText = false
     private var phoneticDepth = 0
     private var itemStart = 0
+    private var itemDepth = 0
 
     init(limit: Int, file: String) {
         self.limit = limit
@@ -45,8 +46,13 @@ final class SharedStrings: XMLHandler {
 
     override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         if name.is("si") {
-            inItem = true
-            itemStart = bytes.count
+            // An `<si>` inside another (never written, but well-formed XML) is part of it: the
+            // item starts and ends with the outermost, so offsets only grow.
+            if itemDepth == 0 {
+                inItem = true
+                itemStart = bytes.count
+            }
+            itemDepth += 1
         } else if name.is("t") {
             inText = inItem && phoneticDepth == 0
         } else if name.is("rPh") {
@@ -60,6 +66,8 @@ final class SharedStrings: XMLHandler {
         } else if name.is("rPh") {
             phoneticDepth -= 1
         } else if name.is("si") {
+            itemDepth -= 1
+            guard itemDepth == 0 else { return }
             inItem = false
             if OOXMLEscapes.mayContainEscape(bytes, from: itemStart) {
                 let decoded = OOXMLEscapes.decode(bytes[itemStart...])

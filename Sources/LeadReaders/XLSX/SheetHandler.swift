@@ -29,6 +29,8 @@ final class SheetHandler: XMLHandler {
     var countOnly = false
     private(set) var countedRows = 0
     private(set) var countedCells = 0
+    /// The widest row counted, up to its last non-empty cell.
+    private(set) var countedColumns = 0
 
     private let strings: SharedStrings
     private let kinds: [NumberKind]
@@ -51,6 +53,10 @@ final class SheetHandler: XMLHandler {
     private var phoneticDepth = 0
     private var text: [UInt8] = []
     private var cells: [Cell] = []
+    /// The columns counted in the row being counted: one bit per column (16,384), and the
+    /// words set, to clear them for the next row.
+    private var countedBits = [UInt64](repeating: 0, count: 256)
+    private var countedInRow: [Int] = []
 
     init(strings: SharedStrings, kinds: [NumberKind], date1904: Bool, file: String, sheet: String, maxCellBytes: Int) {
         self.strings = strings
@@ -189,7 +195,10 @@ final class SheetHandler: XMLHandler {
     }
 
     private func countRow() {
+        for word in countedInRow { countedBits[word] = 0 }
+        countedInRow.removeAll(keepingCapacity: true)
         var nonEmpty = 0
+        var width = 0
         var badColumn: Int?
         text.withUnsafeBufferPointer { all in
             strings.withLengths { length in
@@ -200,10 +209,17 @@ final class SheetHandler: XMLHandler {
                             badColumn = cell.column
                             return
                         }
-                        if length > 0 { nonEmpty += 1 }
-                    } else {
-                        nonEmpty += 1
+                        if length == 0 { continue }
+                    } else if cell.type == .isoDate, materialize(cell)?.isEmpty != false {
+                        continue
                     }
+                    // A column given twice is one cell, as `endRow` makes it.
+                    let word = cell.column >> 6, bit = UInt64(1) << UInt64(cell.column & 63)
+                    if countedBits[word] & bit != 0 { continue }
+                    countedBits[word] |= bit
+                    countedInRow.append(word)
+                    nonEmpty += 1
+                    width = max(width, cell.column + 1)
                 }
             }
         }
@@ -213,7 +229,9 @@ final class SheetHandler: XMLHandler {
         }
         guard nonEmpty > 0 else { return }
         countedCells += nonEmpty
-        if rowNumber > emittedThrough { countedRows += rowNumber - emittedThrough }
+        countedColumns = max(countedColumns, width)
+        // A row numbered at or below one already given (out of order) is still a row.
+        countedRows += rowNumber > emittedThrough ? rowNumber - emittedThrough : 1
         emittedThrough = max(emittedThrough, rowNumber)
     }
 
@@ -304,4 +322,21 @@ func parseInt(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         if digits > 15 { return nil }
     }
     return digits == 0 ? nil : value
+}
+
+extension SheetHandler {
+    /// The rows and non-empty cells in `output`: what counting the same XML must give (the
+    /// tests and the fuzzer compare them).
+    var outputCount: CellCount {
+        var count = CellCount(rows: 0, cells: 0)
+        for item in output {
+            switch item {
+            case .blank(let range): count.rows += range.count
+            case .row(let row):
+                count.rows += 1
+                count.cells += row.cells.filter { !$0.isEmpty }.count
+            }
+        }
+        return count
+    }
 }

@@ -14,9 +14,11 @@ public final class XLSXRowReader: RowReader {
     private var blankCursor: Int?
     private var recordIndex = 0
     private let sheetName: String
+    private let options: RowReaderOptions
 
     init(workbook: XLSXWorkbook, options: RowReaderOptions) throws {
         self.workbook = workbook
+        self.options = options
         let sheet = try workbook.sheet(options.sheet)
         sheetName = sheet.name
         description = SourceDescription(file: workbook.file, format: .xlsx, sheets: workbook.sheets, sheet: sheet)
@@ -77,11 +79,26 @@ public final class XLSXRowReader: RowReader {
         }
     }
 
-    public func count() throws -> CellCount {
-        guard let handler else { return CellCount(rows: 0, cells: 0) }
+    public func survey(limits: SurveyLimits) throws -> SheetSurvey {
+        guard let handler else { return SheetSurvey(rows: 0, cells: 0, columns: 0, complete: true) }
         handler.countOnly = true
-        while try pump() {}
-        return CellCount(rows: handler.countedRows, cells: handler.countedCells)
+        let clock = SurveyClock(seconds: limits.seconds)
+        var complete = true
+        // Checked between chunks (128 KiB of XML, a few thousand cells at most).
+        while try pump() {
+            if handler.countedCells >= limits.cells || clock.expired {
+                complete = false
+                break
+            }
+        }
+        return SheetSurvey(rows: handler.countedRows, cells: handler.countedCells, columns: handler.countedColumns, complete: complete)
+    }
+
+    /// A reader of another sheet of the same workbook, sharing its archive, styles and strings.
+    func reader(forSheet sheet: SheetInfo) throws -> XLSXRowReader {
+        var options = options
+        options.sheet = String(sheet.position)
+        return try XLSXRowReader(workbook: workbook, options: options)
     }
 
     private func take() -> Int {

@@ -1,4 +1,7 @@
 import CLeadXML2
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Receives SAX events; each part's handler subclasses this. Names are local names
 /// (namespace prefixes stripped), so Strict and Transitional OOXML look the same. A class
@@ -105,12 +108,19 @@ final class XMLPushParser {
         }
         sax.serror = { _, _ in }
         let opaque = Unmanaged.passUnretained(handler).toOpaque()
+        // Errors libxml2 reports without a parser (a part in an encoding it cannot convert)
+        // go to its generic handler, which prints on stderr: send them to /dev/null (libxml2
+        // keeps this per thread, so it is set for every parser).
+        xmlSetGenericErrorFunc(XMLPushParser.devNull, nil)
         parser = xmlCreatePushParserCtxt(&sax, opaque, nil, 0, nil)
         handler.parser = parser
         if let parser {
             xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
         }
     }
+
+    /// Where libxml2's messages go; opened once.
+    nonisolated(unsafe) private static let devNull = UnsafeMutableRawPointer(fopen("/dev/null", "w"))
 
     deinit {
         handler.parser = nil

@@ -7,6 +7,10 @@ final class ZipArchive {
     let path: String
     let file: String
     let limits: RowReaderOptions
+    /// Entry name → index, and the same with `\` as `/` and lower case; the last entry of a
+    /// name wins (see `locate`).
+    private let exactNames: [String: Int64]
+    private let foldedNames: [String: Int64]
 
     init(path: String, file: String, limits: RowReaderOptions) throws {
         var code: Int32 = 0
@@ -21,6 +25,7 @@ final class ZipArchive {
         self.path = path
         self.file = file
         self.limits = limits
+        (exactNames, foldedNames) = ZipArchive.index(opened)
     }
 
     deinit { zip_discard(handle) }
@@ -37,15 +42,29 @@ final class ZipArchive {
         return (0..<n).compactMap { index in zip_get_name(handle, zip_uint64_t(index), 0).map { String(cString: $0) } }
     }
 
-    /// The index of `name` (case-insensitive; `\` and `/` treated alike), or nil.
+    /// The index of `name`, or nil. Part names compare case-insensitively, `\` as `/` (OPC,
+    /// ECMA-376 Part 2 §6.2.2.3); an exact spelling is preferred. When the zip holds two
+    /// entries of one name (forbidden by OPC, and left by tools that "replace" an entry by
+    /// appending a new one), the last in the central directory is read, as Python's zipfile
+    /// (openpyxl, pandas) and Rust's zip crate (calamine) do.
     func locate(_ name: String) -> Int64? {
-        let index = zip_name_locate(handle, name, zip_flags_t(ZIP_FL_NOCASE))
-        if index >= 0 { return index }
-        let wanted = name.lowercased()
-        for (k, entry) in entryNames.enumerated() where entry.replacingBackslashes().lowercased() == wanted {
-            return Int64(k)
+        exactNames[name] ?? foldedNames[ZipArchive.fold(name)]
+    }
+
+    private static func fold(_ name: String) -> String { name.replacingBackslashes().lowercased() }
+
+    private static func index(_ handle: OpaquePointer) -> (exact: [String: Int64], folded: [String: Int64]) {
+        var exact: [String: Int64] = [:]
+        var folded: [String: Int64] = [:]
+        let n = zip_get_num_entries(handle, 0)
+        guard n > 0 else { return (exact, folded) }
+        for index in 0..<n {
+            guard let raw = zip_get_name(handle, zip_uint64_t(index), 0) else { continue }
+            let name = String(cString: raw)
+            exact[name] = index
+            folded[fold(name)] = index
         }
-        return nil
+        return (exact, folded)
     }
 
     func contains(_ name: String) -> Bool { locate(name) != nil }
