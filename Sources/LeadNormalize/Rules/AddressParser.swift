@@ -55,18 +55,22 @@ struct AddressParser {
     /// delivery line starts at its anchor (a house number or a box); what comes before the
     /// anchor is the recipient, except a unit written first (`Suite 200, 100 King St W`).
     mutating func readDeliveryAndCity(_ tokens: [AddressToken], withCity: Bool) {
-        guard !tokens.isEmpty else { return }
+        guard let firstToken = tokens.first, let lastToken = tokens.last else { return }
+        // Most street lines are one segment: no list of segments to build for them.
+        let single = firstToken.segment == lastToken.segment
         var segments: [ArraySlice<AddressToken>] = []
-        var start = 0
-        for k in 1...tokens.count where k == tokens.count || tokens[k].segment != tokens[k - 1].segment {
-            segments.append(tokens[start..<k])
-            start = k
+        if !single {
+            var start = 0
+            for k in 1...tokens.count where k == tokens.count || tokens[k].segment != tokens[k - 1].segment {
+                segments.append(tokens[start..<k])
+                start = k
+            }
         }
         if let anchor = anchorIndex(tokens) {
             takeRecipientAndUnits(tokens[..<anchor])
             let anchorSegment = tokens[anchor].segment
             let delivery = tokens[anchor...].prefix { $0.segment == anchorSegment }
-            var later = segments.filter { $0.first!.segment > anchorSegment }
+            var later = single ? [] : segments.filter { $0.first!.segment > anchorSegment }
             var city: ArraySlice<AddressToken>?
             if withCity, let last = later.last, isCitySegment(last) {
                 city = last
@@ -86,8 +90,8 @@ struct AddressParser {
         }
         // No house number and no box: a city alone (`Wausau, WI 54403`), or a street without a
         // number (`Hwy 50 Pueblo CO`, `Main St, Springfield, IL`).
-        if segments.count == 1 {
-            let only = Array(segments[0])
+        if single {
+            let only = tokens
             let streetLike = only.indices.contains { k in
                 let t = only[k]
                 if t.hasDigit || t.isHighway { return true }
