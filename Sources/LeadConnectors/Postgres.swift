@@ -84,7 +84,10 @@ public final class PostgresConnection {
                 continue
             }
             offsets.append(bytes.count)
-            bytes.append(contentsOf: parameter.utf8CString)
+            // PostgreSQL's text holds no NUL (a CSV cell may: the readers keep it); it is left
+            // out, as in COPY, rather than cutting the value short there.
+            for b in parameter.utf8 where b != 0 { bytes.append(CChar(bitPattern: b)) }
+            bytes.append(0)
         }
         let result: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
             let values: [UnsafePointer<CChar>?] = offsets.map { $0 < 0 ? nil : buffer.baseAddress! + $0 }
@@ -140,7 +143,8 @@ public final class PostgresConnection {
 }
 
 /// Rows in COPY's text format: tab between values, a newline after each row, `\N` for NULL,
-/// and backslash, tab, newline and carriage return escaped.
+/// and backslash, tab, newline and carriage return escaped. NUL, which PostgreSQL's text cannot
+/// hold, is left out.
 struct CopyText {
     private(set) var bytes: [UInt8] = []
 
@@ -158,6 +162,7 @@ struct CopyText {
                     case 9: bytes += [92, 116]
                     case 10: bytes += [92, 110]
                     case 13: bytes += [92, 114]
+                    case 0: break
                     default: bytes.append(b)
                     }
                 }
