@@ -1,3 +1,5 @@
+import Foundation
+import LeadTesting
 @testable import LeadNormalize
 import Testing
 
@@ -492,5 +494,28 @@ import Testing
                 #expect(kept.contains(word.uppercased()), "\(word) of \(input)")
             }
         }
+    }
+}
+
+/// Inputs the rule fuzz targets (fuzz/Sources/RuleTargets.swift) crashed on, kept in
+/// fixtures/fuzz/; the first byte is the target's settings byte, the rest the cell's text.
+@Suite struct RuleFuzzFindingsTests {
+    private func text(_ name: String) throws -> String {
+        let data = try Data(contentsOf: Fixture.url("fuzz/" + name))
+        return String(decoding: data.dropFirst(), as: UTF8.self)
+    }
+
+    /// A six-byte word with a multi-byte letter was cut in the middle of the letter while
+    /// being tried as a Canadian postal code (a force-unwrapped String from three bytes).
+    @Test func aMultiByteLetterWhereAPostalCodeMightBeDoesNotTrap() throws {
+        let r = AddressRule.parse(try text("address-multibyte-in-canadian-postal-code.bin"))
+        #expect(r.address.postalCode == nil || r.address.postalCode?.count == 5)
+        #expect(AddressRule.parse("1 Main St, Montréal QC H2X-é1B").address.postalCode == nil)
+    }
+
+    /// A run of 25 digits overflowed while being read as an Excel serial day number.
+    @Test func aLongRunOfDigitsIsNoDateAndDoesNotTrap() throws {
+        #expect(!DateRule.normalize(try text("date-long-digit-run-overflows-serial.bin"), order: nil).valid)
+        #expect(!DateRule.normalize(String(repeating: "9", count: 40), order: .mdy, date1904: true).valid)
     }
 }

@@ -114,6 +114,9 @@ extension AddressParser {
     static func canadianCode(_ key: String) -> String? {
         let u = key.utf8
         guard u.count == 6 || (u.count == 7 && u[u.index(u.startIndex, offsetBy: 3)] == UInt8(ascii: "-")) else { return nil }
+        // ASCII only, so that three bytes are three characters (a multi-byte letter cut in two
+        // was a fuzz finding: fixtures/fuzz/address-multibyte-in-canadian-postal-code.bin).
+        guard u.allSatisfy({ $0 < 0x80 }) else { return nil }
         let head = String(key.utf8.prefix(3))!, tail = String(key.utf8.suffix(3))!
         guard isCanadianHalf(head.utf8, first: true), isCanadianHalf(tail.utf8, first: false) else { return nil }
         return head + " " + tail
