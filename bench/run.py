@@ -58,6 +58,7 @@ def main():
     if args.only:
         path = os.path.join(args.data, "messy-100k.csv")
         if not os.path.exists(path):
+            os.makedirs(args.data, exist_ok=True)
             subprocess.run([sys.executable, "bench/messy.py", path, str(IMPORT_ROWS)], check=True)
         server = os.environ.get("LEADPORT_TEST_POSTGRES")
         if args.only == "import":
