@@ -348,3 +348,25 @@ import Testing
         #expect(try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM campaigns") } == 1)
     }
 }
+
+/// A sheet thousands of columns wide is planned on a bounded sample (as `inspect` surveys it)
+/// and still maps its columns by header and by value.
+@Suite struct WideSheetPlanTests {
+    @Test func aVeryWideListStillMapsItsColumns() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-wide-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let filler = (0..<3_000).map { "Field \($0)" }
+        var text = (["Name", "Contact info"] + filler).joined(separator: ",") + "\n"
+        for k in 1...30 {
+            text += (["Person \(k) Lee", "person\(k)@example.com"] + filler.indices.map { "\($0 % 7)" }).joined(separator: ",") + "\n"
+        }
+        let list = dir.appendingPathComponent("wide.csv")
+        try Data(text.utf8).write(to: list)
+        let db = dir.appendingPathComponent("out.db")
+        let run = try Leadport.run(["import", list.path, "--to", "sqlite:" + db.path, "--progress", "none"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let emails = try DatabaseQueue(path: db.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM contacts WHERE email LIKE 'person%@example.com'") }
+        #expect(emails == 30)
+    }
+}

@@ -42,9 +42,13 @@ public struct ColumnPlan: Sendable {
         let body = headerIndex.map { Array(head[($0 + 1)...]) } ?? head
         let width = max(headers.count, body.map { $0.trimmedCells.count }.max() ?? 0)
         // Each column's values are tried against every rule (a few thousand calls in all):
-        // the columns are looked at on every core.
+        // the columns are looked at on every core. A very wide sheet (up to Excel's 16,384
+        // columns) is profiled on fewer rows, about 40,000 values in all, as `inspect` bounds
+        // its survey: planning must not take minutes before the first row.
+        let sampleRows = max(10, min(body.count, 40_000 / max(width, 1)))
+        let sample = body.prefix(sampleRows)
         let suggestions = ParallelMap.map(Array(0..<width), chunk: 1) { k in
-            let values = body.compactMap { k < $0.cells.count && !$0.cells[k].isEmpty ? $0.cells[k] : nil }
+            let values = sample.compactMap { k < $0.cells.count && !$0.cells[k].isEmpty ? $0.cells[k] : nil }
             return AutoMapper.suggest(header: k < headers.count ? headers[k] : "", values: values, column: k)
         }
         let file = reader.description.file
