@@ -182,8 +182,14 @@ public final class LeadStore: @unchecked Sendable {
     /// pass over the ledger in its stored order; nil when there are more than `limit`. (For
     /// the 100k-row benchmark list: 0.07 s, where the same entries looked up by hash, 500 to a
     /// statement, took 0.4 s, each hash landing on a page of its own.)
+    ///
+    /// Read on a connection of its own, so that the store's stays free meanwhile: a rerun's
+    /// first batches look their rows up through it until this is done.
     public func ledgerByRowHash(destination: String, limit: Int) throws -> [UInt64: (key: String, remoteID: String)]? {
-        try db.read { db in
+        var config = Configuration()
+        config.readonly = true
+        config.label = "leadport-ledger-read"
+        return try DatabaseQueue(path: path, configuration: config).read { db in
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM leadport_ledger WHERE destination = ?", arguments: [destination]) ?? 0
             guard count <= limit else { return nil }
             var found: [UInt64: (key: String, remoteID: String)] = [:]
@@ -191,10 +197,9 @@ public final class LeadStore: @unchecked Sendable {
             let statement = try db.makeStatement(sql: """
                 SELECT row_hash, dedupe_key, remote_id FROM leadport_ledger NOT INDEXED WHERE destination = ? AND row_hash IS NOT NULL
                 """)
-            let handle = statement.sqliteStatement
-            scratch.reset()
+            let scratch = BindScratch()
             scratch.text(destination)
-            try Self.rows(db, handle, scratch) { columns in
+            try Self.rows(db, statement.sqliteStatement, scratch) { columns in
                 if let hash = columns.hex(0) { found[hash] = (columns.text(1), columns.text(2)) }
             }
             return found
