@@ -153,6 +153,13 @@ public protocol Destination: AnyObject {
     func prepare(_ leads: inout [OutboundLead], campaign: String?) throws
     /// Sends at most `capabilities.largestBatch` leads.
     func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer
+    /// The user the credentials belong to, when they are one user's (a Supabase user's token),
+    /// and the setting that holds them: the rows are then that user's, whatever --user says.
+    var credentialsUser: (id: String, setting: String)? { get }
+}
+
+extension Destination {
+    public var credentialsUser: (id: String, setting: String)? { nil }
 }
 
 /// A campaign found or made: its id, and its owner (the contacts' `user_id` when no user is
@@ -171,9 +178,10 @@ public struct CampaignMatch: Sendable, Equatable {
 }
 
 /// Several campaigns answer to one name and nothing says whose is meant.
-public struct AmbiguousCampaign: Error, CustomStringConvertible {
+public struct AmbiguousCampaign: Error, CustomStringConvertible, Classified {
     public var name: String
     public var ids: [String]
+    public var disposition: FailureDisposition { .usage }
 
     public init(name: String, ids: [String]) {
         self.name = name
@@ -187,10 +195,14 @@ public struct AmbiguousCampaign: Error, CustomStringConvertible {
 
 /// A destination that cannot go on (bad credentials, a missing table): the run stops with this
 /// message, and a rerun resumes once it is fixed.
-public struct DestinationError: Error, CustomStringConvertible {
+public struct DestinationError: Error, CustomStringConvertible, Classified {
     public var destination: String
     public var message: String
-    public init(destination: String, message: String) { (self.destination, self.message) = (destination, message) }
+    /// `.terminal` (exit 1) unless the destination's settings are what is wrong (`.usage`, 2).
+    public var disposition: FailureDisposition
+    public init(destination: String, message: String, disposition: FailureDisposition = .terminal) {
+        (self.destination, self.message, self.disposition) = (destination, message, disposition)
+    }
     public var description: String { "\(destination): \(message)" }
 }
 

@@ -77,6 +77,7 @@ public final class SupabaseDestination: Destination {
     public let ledgerName: String
     public var capabilities: DestinationCapabilities { Self.capabilities }
     public let config: SupabaseConfig
+    public var credentialsUser: (id: String, setting: String)? { config.userID.map { ($0, "SUPABASE_ACCESS_TOKEN") } }
     private let client: HTTPClient
     private let rest: URL
     private lazy var planner = FlyrPlanner(ledgerName: ledgerName) { [unowned self] campaign in try self.index(campaign: campaign) }

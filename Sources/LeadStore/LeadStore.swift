@@ -484,9 +484,10 @@ public struct StoreTransaction {
     }
 }
 
-public struct StoreError: Error, CustomStringConvertible {
+public struct StoreError: Error, CustomStringConvertible, Classified {
     public var path: String
     public var message: String
+    public var disposition: FailureDisposition { .terminal }
     public var description: String { "\(path): \(message)" }
 }
 

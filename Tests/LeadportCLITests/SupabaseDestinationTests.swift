@@ -74,6 +74,26 @@ import Testing
         #expect(try stats()["writes"]! == writes)
     }
 
+    /// Issue 13 item 1: the settings may come from LeadPort's config file instead of the
+    /// environment, and a file others could read is refused before anything is sent.
+    @Test func credentialsComeFromTheConfigFileWhenOnlyItsOwnerCanReadIt() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 20)
+        let config = t.dir.appendingPathComponent("config.yaml")
+        let key = try token(role: "service_role")
+        try "SUPABASE_URL: \(double.url("").absoluteString)\nSUPABASE_SERVICE_ROLE_KEY: \(key)\n".write(to: config, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: config.path)
+        let refused = try t.run(list, to: "supabase", environment: ["LEADPORT_CONFIG": config.path])
+        #expect(refused.result.status == 2)
+        #expect(refused.result.stderr.contains("chmod 600") && !refused.result.stderr.contains(key), "\(refused.result.stderr)")
+        #expect(try stats()["writes"] == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: config.path)
+        let first = try t.run(list, to: "supabase", environment: ["LEADPORT_CONFIG": config.path])
+        #expect(first.result.status == 0, "\(first.result.stderr)")
+        #expect(RemoteImport.count(first.outcomes, "created") == 20)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 20)
+    }
+
     @Test func aConstraintViolationMidBatchIsNarrowedToItsRowWithPostgrestsReason() throws {
         defer { t.remove() }
         try db.connection.execute("ALTER TABLE contacts ADD CONSTRAINT no_blocked_domain CHECK (email NOT LIKE '%@blocked.example')")
