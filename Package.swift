@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "LeadStore", dependencies: ["LeadCore", .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "GRDBSQLite", package: "GRDB.swift")],
                 swiftSettings: uncheckedExclusivityInRelease),
-        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors"],
+        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors", "HTTPKit"],
                 swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(
             name: "leadport",

@@ -74,6 +74,10 @@ public enum DestinationRegistry {
         guard let entry = entries.first(where: { $0.kind == target.kind }) else {
             throw RegistryError(message: "unknown destination \"\(target.display)\"")
         }
+        // Whatever is printed or stored from here on is scrubbed of them.
+        var secrets = settings.secrets
+        if let password = URLComponents(string: target.value)?.password { secrets.append(password) }
+        KnownSecrets.add(secrets)
         return try entry.open(target, settings, Connection(settings: settings, onRetry: onRetry))
     }
 
@@ -122,6 +126,8 @@ public enum DestinationRegistry {
                                },
                                open: { target, settings, connection in
                                    let url = URL(string: String(target.value.dropFirst("webhook:".count)))!
+                                   // A catch hook's URL is its credential.
+                                   KnownSecrets.add([url.absoluteString])
                                    return WebhookDestination(url: url, secret: settings["LEADPORT_WEBHOOK_SECRET"],
                                                              client: connection.client(Webhook.capabilities, auth: nil), timeout: connection.timeout)
                                })

@@ -228,6 +228,8 @@ public final class SupabaseDestination: Destination {
         } catch let refusal as Refusal {
             // 429 or 5xx that outlasted the retries: not delivered; a rerun sends them again.
             return .rows(leads.map { _ in .failed(reason: "Supabase answered \(refusal.text)") })
+        } catch HTTPTransportError.unreachable(_, let reason) {
+            throw DestinationError(destination: name, message: "\(config.url.host ?? "the server") cannot be reached (\(reason)); what was not sent goes with the next run")
         } catch let error as HTTPTransportError {
             return .rows(leads.map { _ in .failed(reason: "no answer from Supabase: \(error)") })
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HTTPKit
 import LeadEngine
 
 #if canImport(Glibc)
@@ -45,7 +46,7 @@ enum ExitStatus {
     }
 
     static func printError(_ message: String) {
-        var text = message
+        var text = KnownSecrets.redact(message)
         text.append("\n")
         text.withUTF8 { bytes in
             var offset = 0

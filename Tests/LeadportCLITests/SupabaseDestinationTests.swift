@@ -199,4 +199,28 @@ import Testing
         #expect(unset.result.status == 2)
         #expect(unset.result.stderr.contains("SUPABASE_URL"))
     }
+
+    /// Issue 13 item 5: a 401 whose body repeated the Supabase key was printed on stderr in
+    /// full. With a server that echoes the credentials, neither stderr nor the report holds them.
+    @Test func aKeyTheServerEchoesIsScrubbedFromEverythingPrinted() throws {
+        defer { t.remove() }
+        let echoing = try LocalServer(script: "servers/postgrest_double.py", arguments: ["--db", db.url, "--echo-credentials-in-errors"])
+        let list = try t.list("leads.csv", count: 5)
+        let wrong = "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIn0.echoed-back-by-the-server"
+        let run = try t.run(list, to: "supabase", environment: ["SUPABASE_URL": echoing.url("").absoluteString, "SUPABASE_SERVICE_ROLE_KEY": wrong])
+        #expect(run.result.status == 1)
+        #expect(run.result.stderr.contains("401") && run.result.stderr.contains("[redacted]"), "\(run.result.stderr)")
+        #expect(!run.result.stderr.contains("echoed-back-by-the-server"), "\(run.result.stderr)")
+    }
+
+    /// A project that cannot be reached stops the run at once, not after minutes of retries.
+    @Test func aProjectThatCannotBeReachedStopsWithinSeconds() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 5)
+        let started = Date()
+        let run = try t.run(list, to: "supabase", environment: ["SUPABASE_URL": "http://127.0.0.1:\(LocalServer.closedPort())", "SUPABASE_SERVICE_ROLE_KEY": try token(role: "service_role")])
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(run.result.status == 1)
+        #expect(run.result.stderr.contains("cannot be reached"), "\(run.result.stderr)")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPKit
 import LeadConnectors
 import LeadCore
 import LeadNormalize
@@ -244,17 +245,19 @@ extension ImportRun {
             let destination = run.destination
             for row in rows {
                 let (source, outcome) = (row.source, row.outcome)
+                // A destination's reason may quote what its server said, secrets included.
+                let reason = row.reason.map(KnownSecrets.redact)
                 counts[outcome, default: 0] += 1
                 self.rows += 1
-                run.emit(.row(RowResult(location: source, destination: destination, outcome: outcome, remoteID: row.remoteID, reason: row.reason)))
-                try report?.write([source.file, source.sheet ?? "", String(source.row), destination, outcome.rawValue, row.remoteID ?? "", row.reason ?? ""])
+                run.emit(.row(RowResult(location: source, destination: destination, outcome: outcome, remoteID: row.remoteID, reason: reason)))
+                try report?.write([source.file, source.sheet ?? "", String(source.row), destination, outcome.rawValue, row.remoteID ?? "", reason ?? ""])
                 if outcome == .rejected, let cells = row.kept?.cells {
                     try rejects?.write(run.fitted(cells, settledWidth) + [source.file, source.sheet ?? "", String(source.row),
-                                                                         (row.stage ?? .destination).rawValue, row.reason ?? ""])
+                                                                         (row.stage ?? .destination).rawValue, reason ?? ""])
                 }
                 if let export, let cells = row.kept?.cells, let lead = row.kept?.lead {
                     try export.write(run.fitted(cells, settledWidth).map(SheetCell.text) + ExportColumns.values(lead)
-                                     + [.text(outcome.rawValue), .text(row.reason ?? ""), .number(Double(source.row))])
+                                     + [.text(outcome.rawValue), .text(reason ?? ""), .number(Double(source.row))])
                 }
             }
         }
