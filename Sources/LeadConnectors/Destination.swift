@@ -153,6 +153,10 @@ public protocol Destination: AnyObject {
     func prepare(_ leads: inout [OutboundLead], campaign: String?) throws
     /// Sends at most `capabilities.largestBatch` leads.
     func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer
+    /// The hash of exactly what this destination sends for a lead (the FLYR records it writes,
+    /// when it writes them: nil when not), which the ledger keeps: a lead whose hash changed
+    /// is an update, and no other change is. Called for every row, on any thread.
+    var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String { get }
     /// The user the credentials belong to, when they are one user's (a Supabase user's token),
     /// and the setting that holds them: the rows are then that user's, whatever --user says.
     var credentialsUser: (id: String, setting: String)? { get }

@@ -45,6 +45,23 @@ public struct FlyrIndex: Sendable {
     }
 }
 
+/// What the destinations that hold FLYR's tables write for a lead: the contact's columns and
+/// the campaign address's, hashed for the ledger.
+enum FlyrPayload {
+    static let hasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String = { _, contact, address, _ in
+        var h = FNV64()
+        h.mix(contact == nil ? nil : "contact")
+        if let c = contact {
+            h.mix(c.fullName); h.mix(c.phone); h.mix(c.email); h.mix(c.address); h.mix(c.notes)
+        }
+        h.mix(address == nil ? nil : "address")
+        if let a = address {
+            h.mix(a.address); h.mix(a.formatted); h.mix(a.houseNumber); h.mix(a.streetName); h.mix(a.locality); h.mix(a.region); h.mix(a.postalCode)
+        }
+        return String(h.value, radix: 16)
+    }
+}
+
 /// `prepare` for the destinations that hold FLYR's tables (PostgreSQL and Supabase): new leads
 /// get ids fixed by the destination, the campaign and their key, and leads whose rows the
 /// campaign already has (put there by the FLYR app, another machine's import, or a run killed

@@ -78,6 +78,7 @@ public final class SupabaseDestination: Destination {
     public var capabilities: DestinationCapabilities { Self.capabilities }
     public let config: SupabaseConfig
     public var credentialsUser: (id: String, setting: String)? { config.userID.map { ($0, "SUPABASE_ACCESS_TOKEN") } }
+    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String { FlyrPayload.hasher }
     private let client: HTTPClient
     private let rest: URL
     private lazy var planner = FlyrPlanner(ledgerName: ledgerName) { [unowned self] campaign in try self.index(campaign: campaign) }

@@ -65,6 +65,18 @@ public final class WebhookDestination: Destination {
         o.set("event", outbound.action == .update ? "lead.updated" : "lead.created")
         o.set("idempotency_key", idempotencyKey)
         o.set("key", outbound.key)
+        content(lead, campaign: campaign, into: &o)
+        var source = JSONObject()
+        source.set("file", lead.source.file)
+        source.set("sheet", lead.source.sheet)
+        source.set("row", lead.source.row)
+        o.set("source", json: source.text)
+        return o.text
+    }
+
+    /// What the document says of the lead itself (hashed for the ledger: the envelope and where
+    /// the row came from are not the lead's content, so a list sorted anew sends nothing).
+    static func content(_ lead: Lead, campaign: String?, into o: inout JSONObject) {
         o.set("campaign", campaign)
         o.set("full_name", lead.fullName)
         o.set("first_name", lead.givenName)
@@ -85,11 +97,13 @@ public final class WebhookDestination: Destination {
         address.set("postal_code", a.postalCode)
         address.set("formatted", a.formatted)
         o.set("address", json: address.text)
-        var source = JSONObject()
-        source.set("file", lead.source.file)
-        source.set("sheet", lead.source.sheet)
-        source.set("row", lead.source.row)
-        o.set("source", json: source.text)
-        return o.text
+    }
+
+    public let contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String = { lead, _, _, campaign in
+        var o = JSONObject()
+        content(lead, campaign: campaign, into: &o)
+        var h = FNV64()
+        h.mix(o.text)
+        return String(h.value, radix: 16)
     }
 }

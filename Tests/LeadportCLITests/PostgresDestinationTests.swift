@@ -296,4 +296,23 @@ extension PostgresDestinationTests {
         #expect(try db.int("SELECT count(*) FROM contacts WHERE notes = E'C:\\\\leads\\tgate\\r\\ncode 4'") == 1)
         #expect(try db.int("SELECT count(*) FROM contacts WHERE notes = 'plain'") == 1)
     }
+
+    /// Issue 13 item 1: the ledger keeps the hash of what PostgreSQL is sent (the contact's and
+    /// the campaign address's columns). A company, which FLYR's tables do not hold, changes
+    /// nothing there, so it is no update; a phone is.
+    @Test func onlyAChangeToAColumnLeadPortWritesIsAnUpdate() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        func list(company: String, phone: String) throws -> URL {
+            let url = t.dir.appendingPathComponent("companies.csv")
+            try "Name,Email,Phone,Company,Address,City,State,Zip\nAnn Lee,ann@example.com,\(phone),\(company),12 Main St,Boston,MA,02134\n"
+                .write(to: url, atomically: true, encoding: .utf8)
+            return url
+        }
+        #expect(try t.run(try list(company: "Acme", phone: "617-555-0101"), to: db.url).outcomes[2]?[0] == "created")
+        #expect(try t.run(try list(company: "Globex", phone: "617-555-0101"), to: db.url).outcomes[2]?[0] == "unchanged")
+        #expect(try t.run(try list(company: "Globex", phone: "617-555-0199"), to: db.url).outcomes[2]?[0] == "updated")
+        #expect(try db.int("SELECT count(*) FROM contacts WHERE phone = '+16175550199'") == 1)
+    }
 }

@@ -90,4 +90,29 @@ import Testing
         #expect(!run.result.stderr.contains("very-secret-path"), "\(run.result.stderr)")
         #expect(run.outcomes.isEmpty)
     }
+
+    /// Issue 13 item 1: the ledger keeps the hash of exactly what the hook is sent. A list
+    /// sorted anew (each lead on another row) sends nothing; a mobile number changed, which the
+    /// document carries, sends that one lead again.
+    @Test func onlyAChangeToWhatTheDocumentSaysIsAnUpdate() throws {
+        defer { t.remove() }
+        let hook = "webhook:" + server.url("/hook").absoluteString
+        func list(_ rows: [String]) throws -> URL {
+            let url = t.dir.appendingPathComponent("mobiles.csv")
+            try ("Name,Email,Mobile\n" + rows.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+            return url
+        }
+        let rows = ["Ann Lee,ann@example.com,617-555-0101", "Bo Park,bo@example.com,617-555-0102", "Cy Diaz,cy@example.com,617-555-0103"]
+        let first = try t.run(try list(rows), to: hook, campaign: nil, user: nil)
+        #expect(RemoteImport.count(first.outcomes, "created") == 3, "\(first.result.stderr)")
+        let sent = try hooks().count
+        let sorted = try t.run(try list(rows.reversed()), to: hook, campaign: nil, user: nil)
+        #expect(RemoteImport.count(sorted.outcomes, "unchanged") == 3, "\(sorted.outcomes)")
+        #expect(try hooks().count == sent)
+        var changed = rows
+        changed[1] = "Bo Park,bo@example.com,617-555-0199"
+        let third = try t.run(try list(changed), to: hook, campaign: nil, user: nil)
+        #expect(third.outcomes[3]?[0] == "updated" && RemoteImport.count(third.outcomes, "unchanged") == 2, "\(third.outcomes)")
+        #expect(try hooks().count == sent + 1)
+    }
 }

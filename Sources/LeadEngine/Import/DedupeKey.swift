@@ -46,30 +46,6 @@ enum ContentHash {
     }
 }
 
-/// FNV-1a over a sequence of strings, each followed by a separator (so `["ab", "c"]` and
-/// `["a", "bc"]` differ); nil counts as one zero byte. The ledger keeps these values from run
-/// to run: the mixing must not change.
-struct FNV64 {
-    private(set) var value: UInt64
-
-    init(seed: UInt64 = 0xcbf2_9ce4_8422_2325) { value = seed }
-
-    mutating func mix(_ part: String?) {
-        if var part {
-            part.withUTF8 { bytes in
-                for b in bytes {
-                    value ^= UInt64(b)
-                    value = value &* 0x100_0000_01b3
-                }
-            }
-        } else {
-            value = value &* 0x100_0000_01b3
-        }
-        value ^= 0x1f
-        value = value &* 0x100_0000_01b3
-    }
-}
-
 /// The normalised columns added to the processed spreadsheet.
 enum ExportColumns {
     static let names = ["full_name", "first_name", "last_name", "email", "email_suggestion", "phone", "mobile", "address", "house_number",

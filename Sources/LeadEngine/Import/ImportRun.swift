@@ -237,6 +237,8 @@ public final class ImportRun: @unchecked Sendable {
         }
         var builder: LeadBuilder?
         var fingerprint: UInt64 = 0
+        let hasher = options.remote?.contentHasher
+        let campaign = campaignID
         while let incoming = rowsQueue.take() {
             switch incoming {
             case .file(let file, let plan):
@@ -248,7 +250,7 @@ public final class ImportRun: @unchecked Sendable {
             case .rows(let rows, let plan):
                 guard let builder else { continue }
                 guard hashesRows else {
-                    leadsQueue.put(.batch(ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target) }, plan))
+                    leadsQueue.put(.batch(ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target, campaign: campaign, hasher: hasher) }, plan))
                     continue
                 }
                 let hashes = rows.map { RowHash.of($0.cells, fingerprint: fingerprint) }
@@ -268,7 +270,7 @@ public final class ImportRun: @unchecked Sendable {
                                        contact: ContactRecord(fullName: "", phone: nil, email: nil, address: nil, notes: nil),
                                        outcome: .unchanged, remoteID: remoteID, passedOver: true)
                     }
-                    var pending = Self.prepare(rows[i], builder: builder, plan: plan, target: target)
+                    var pending = Self.prepare(rows[i], builder: builder, plan: plan, target: target, campaign: campaign, hasher: hasher)
                     pending.rowHash = RowHash.text(hashes[i])
                     return pending
                 }, plan))
@@ -345,7 +347,9 @@ public final class ImportRun: @unchecked Sendable {
 
     /// Everything about one row that does not depend on the rows before it: the lead, its key
     /// and hash, and whether it is blank or rejected. Runs on any thread.
-    static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, target: Mapping.Target) -> Pending {
+    /// `hasher`: the destination's hash of what it sends (nil: the embedded database's).
+    static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, target: Mapping.Target, campaign: String?,
+                        hasher: (@Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String)?) -> Pending {
         let lead = builder.build(row)
         // The address lines are built once here and shared by both records.
         let delivery = lead.address.deliveryLine
@@ -354,7 +358,10 @@ public final class ImportRun: @unchecked Sendable {
                                     phone: lead.phone ?? lead.mobile, email: lead.email, address: formatted, notes: lead.notes)
         let address = delivery.map { AddressRecord(lead.address, deliveryLine: $0, formatted: formatted) }
         let key = DedupeKey.make(lead, kinds: plan.mapping.dedupe)
-        let hash = ContentHash.of(lead, contact: contact, target: target)
+        // What `stage` hands the destination: the contact unless only addresses are written, the
+        // address when a campaign's addresses are.
+        let hash = hasher.map { $0(lead, target != .campaignAddresses ? contact : nil, target != .contacts && campaign != nil ? address : nil, campaign) }
+            ?? ContentHash.of(lead, contact: contact, target: target)
         var outcome: Outcome?, reason: String?, stage: RejectStage?
         if row.isBlank {
             (outcome, reason) = (.skipped, "blank row")

@@ -1,0 +1,24 @@
+/// FNV-1a over a sequence of strings, each followed by a separator (so `["ab", "c"]` and
+/// `["a", "bc"]` differ); nil counts as one zero byte. The ledger keeps these values from run
+/// to run: the mixing must not change.
+public struct FNV64: Sendable {
+    public private(set) var value: UInt64
+
+    public init(seed: UInt64 = 0xcbf2_9ce4_8422_2325) { value = seed }
+
+    public mutating func mix(_ part: String?) {
+        if var part {
+            part.withUTF8 { bytes in
+                for b in bytes {
+                    value ^= UInt64(b)
+                    value = value &* 0x100_0000_01b3
+                }
+            }
+        } else {
+            value = value &* 0x100_0000_01b3
+        }
+        value ^= 0x1f
+        value = value &* 0x100_0000_01b3
+    }
+}
+
