@@ -10,8 +10,9 @@ import HTTPKit
 ///
 /// | what happens | what the client does |
 /// | --- | --- |
-/// | any write | one at a time per client (Google: "mutate requests for the same user should be sent sequentially"), paced at `policy.writes` per `policy.per` s |
-/// | any read | paced at `policy.reads` per `policy.per` s (Google sends no rate-limit headers to follow) |
+/// | any write | one at a time per client (Google: "mutate requests for the same user should be sent sequentially"), evenly spaced at 95% of `policy.writes` per `policy.per` s |
+/// | any read | at 95% of `policy.reads` per `policy.per` s, in bursts of up to `policy.reads` (Google sends no rate-limit headers to follow) |
+/// | a create | on a connection of its own: libcurl silently sends a request again on a new connection when a kept-alive one dies before the answer, which for a create is a duplicate contact |
 /// | 429 or 503 with `Retry-After` | waits exactly that, then again |
 /// | 429 without (quota), 5xx, timeout, lost answer | backoff with jitter (`policy.backoff`); a create only after looking for what it may have made |
 /// | 429 of the daily quota | stops at once (`.quotaExhausted(daily: true)`) |
@@ -70,12 +71,15 @@ public final class GoogleContactsAPI: @unchecked Sendable {
         self.config = config
         self.policy = policy
         self.clock = clock
-        let transport = transport ?? CurlTransport()
+        let transport = transport ?? GoogleTransport()
         let logged: [any HTTPMiddleware] = log.map { [RedactedLog(redactor: Redactor(secrets: Self.variants(config.secrets)), clock: clock, log: $0)] } ?? []
         let tokenClient = HTTPClient(transport: transport, logged + [Retry(policy: policy.backoff, clock: clock, onRetry: onRetry), GoogleFailFast(variable: "GOOGLE_TOKEN_URL")])
         token = GoogleAccessToken(config: config, client: tokenClient, clock: clock, margin: policy.refreshMargin, timeout: policy.timeout)
-        let pacing = GooglePacing(reads: RateLimit(requests: policy.reads, per: policy.per, clock: clock),
-                                  writes: RateLimit(requests: policy.writes, per: policy.per, clock: clock))
+        // 5% under the quota, so that a request delayed on the way cannot meet an empty bucket;
+        // writes evenly spaced, without a first burst that a bucket left empty by an earlier run
+        // would refuse.
+        let pacing = GooglePacing(reads: RateLimit(requests: policy.reads, per: policy.per / 0.95, clock: clock),
+                                  writes: RateLimit(requests: 1, per: policy.per / Double(max(1, policy.writes)) / 0.95, clock: clock))
         client = HTTPClient(transport: transport, logged + [Retry(policy: policy.backoff, clock: clock, onRetry: onRetry), pacing, GoogleOAuth(token: token),
                                                             GoogleFailFast(variable: "GOOGLE_PEOPLE_BASE_URL")])
     }
@@ -210,6 +214,19 @@ public final class GoogleContactsAPI: @unchecked Sendable {
             if let found = GoogleContactsIndex(try searchContacts(query)).match(person) { return found }
         }
         return nil
+    }
+}
+
+/// `CurlTransport`, but a request that must not be sent twice (a create) goes on a handle of its
+/// own, closed after it: libcurl sends a request again by itself when a reused connection turns
+/// out dead before any answer (docs/http.md), and the double showed that a create whose
+/// connection dropped after Google applied it was then applied twice. A fresh connection is
+/// never retried so; the lost answer surfaces, and `batchCreateContacts` looks before resending.
+struct GoogleTransport: HTTPTransport {
+    let shared = CurlTransport()
+
+    func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        try (request.replayable ? shared : CurlTransport()).send(request)
     }
 }
 
