@@ -279,6 +279,42 @@ import Testing
         #expect(try contacts().count == 12)
     }
 
+    @Test func aWriteRefusedBecauseAnotherProgramWasWritingIsSentAgain() throws {
+        try control("/_double/config", ["write_delay": 0.1])
+        let clients = [api(), api()]  // two runs as the same user: neither knows of the other's writes
+        DispatchQueue.concurrentPerform(iterations: 2) { k in
+            for n in 0..<3 { _ = try? clients[k].batchCreateContacts(Self.people(1, from: 10 * k + n)) }
+        }
+        #expect(try stat("concurrent_writes") > 0, "the double refused overlapping writes with 409 ABORTED")
+        #expect(try contacts().count == 6)
+        #expect(try stat("creates") == 6)
+    }
+
+    @Test func theDailyQuotaStopsAtOnceWithoutRetries() throws {
+        try control("/_double/config", ["daily_write_limit": 1])
+        let client = api(.standard)
+        _ = try client.batchCreateContacts(Self.people(1))
+        let start = Date()
+        let error = #expect(throws: GoogleContactsError.self) { try client.batchCreateContacts(Self.people(1, from: 1)) }
+        #expect(Date().timeIntervalSince(start) < 2)
+        #expect(error?.kind == .quotaExhausted(daily: true))
+        #expect(error?.disposition == .runFailure)
+        #expect(try stat("served_429") == 1)
+    }
+
+    @Test func anUpdateWhoseAnswerWasLostIsSentAgainAndAppliedOnce() throws {
+        let client = api()
+        guard case .created(let name, let etag)? = try client.batchCreateContacts(Self.people(1)).first else { Issue.record("not created"); return }
+        try control("/_double/faults", ["drop_after_write": 1])
+        var change = GooglePerson()
+        change.biographies = [GooglePerson.Biography("called back")]
+        _ = try client.updateContact(name, with: change, etag: etag)
+        #expect(try stat("dropped") == 1)
+        let stored = try #require(try contacts().first)
+        #expect((stored["biographies"] as? [[String: Any]])?.first?["value"] as? String == "called back")
+        #expect(try contacts().count == 1)
+    }
+
     // MARK: Credentials
 
     @Test func aWrongClientSecretStopsAtOnceNamingTheVariablesWithoutTheSecrets() throws {

@@ -70,6 +70,8 @@ extension GoogleContactsAPI {
                 pending = try reject(response, pending, &results)
             case 500, 502, 504:
                 try reconcile(&pending, &results, people, backoff: &backoff, after: "\(response.status)", status: response.status)
+            case 409 where waitAfterAbort(response, &backoff):
+                continue
             default:
                 throw failure(response, doing: "creating contacts")
             }
@@ -98,6 +100,16 @@ extension GoogleContactsAPI {
         }
         for (k, reason) in refused { results[pending[k]] = .rejected(reason: redactor.redact(reason)) }
         return pending.enumerated().filter { refused[$0.offset] == nil }.map(\.element)
+    }
+
+    /// Whether `response` is Google refusing a write because another was in flight for the
+    /// account (409 `ABORTED`: another program, or another LeadPort run, writing as the same
+    /// user): nothing was applied, so after the backoff's wait it is sent again. False when it
+    /// is something else, or the backoff gives up.
+    func waitAfterAbort(_ response: HTTPResponse, _ backoff: inout Backoff) -> Bool {
+        guard response.status == 409, GoogleErrorBody(response.body).status == "ABORTED", case .retry(let wait) = backoff.failed() else { return false }
+        clock.sleep(wait)
+        return true
     }
 
     /// N in a path starting `contacts[N]`.
@@ -133,6 +145,7 @@ extension GoogleContactsAPI {
         return try write {
             var current = try etag ?? getContact(resourceName, personFields: "metadata").etag
             var stale = 0
+            var backoff = Backoff(policy: policy.backoff)
             while true {
                 var body = person
                 body.resourceName = resourceName
@@ -141,6 +154,7 @@ extension GoogleContactsAPI {
                 let response = try call("PATCH", "/v1/\(resourceName):updateContact", query: [("updatePersonFields", mask), ("personFields", GooglePerson.writtenFields)],
                                         body: body.canonicalJSON, replayable: true)
                 if (200..<300).contains(response.status) { return try decode(GooglePerson.self, response, doing: "updating \(resourceName)") }
+                if waitAfterAbort(response, &backoff) { continue }
                 guard response.status == 400, GoogleErrorBody(response.body).status == "FAILED_PRECONDITION" else {
                     throw failure(response, doing: "updating \(resourceName)")
                 }
