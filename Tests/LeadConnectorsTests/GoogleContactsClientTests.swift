@@ -406,6 +406,16 @@ import Testing
         #expect(apiError?.message.contains("127.0.0.1:1") == true)
     }
 
+    @Test func aNameThatDoesNotResolveStopsWithinSecondsWithoutRetries() throws {
+        let start = Date()
+        let error = #expect(throws: GoogleContactsError.self) {
+            try GoogleContactsAPI(config: config(base: "http://people.leadport-test.invalid"), policy: .standard).listConnections()
+        }
+        // RFC 6761: resolvers answer for .invalid names at once, without asking the network.
+        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(error?.kind == .unreachable(variable: "GOOGLE_PEOPLE_BASE_URL"))
+    }
+
     // MARK: Updates and groups
 
     @Test func anUpdateWithAStaleEtagReReadsAndWins() throws {
