@@ -116,14 +116,17 @@ public final class HubSpotAPI: @unchecked Sendable {
         var headers = HTTPHeaders([("Accept", "application/json")])
         if body != nil { headers.add("Content-Type", "application/json") }
         let request = HTTPRequest(method: method, url: url, headers: headers, body: body.map { Data($0.utf8) }, replayable: replayable, timeout: policy.timeout)
+        // `Retry` sends a request again after a 5xx or a lost answer only when it is replayable
+        // (after a 429 or 503, always: HubSpot did nothing).
+        let tries = replayable ? "after \(policy.backoff.maxAttempts) attempts" : "(not sent again: it could create contacts twice)"
         let response: HTTPResponse
         do {
             response = try client.send(request)
         } catch let stop as HubSpotGuard.Stop {
             throw stopped(stop)
         } catch let error as HTTPTransportError {
-            throw HubSpotError(.answerLost, "no answer from \(config.baseURL.absoluteString) after \(policy.backoff.maxAttempts) attempts (\(redactor.redact(error.description))); "
-                               + "the write may or may not have been applied: the rows stay pending, and the next run sends them again")
+            throw HubSpotError(.answerLost, "no answer from \(config.baseURL.absoluteString) \(tries) (\(redactor.redact(error.description))); "
+                               + "a write may or may not have been applied: the rows stay pending for the next run")
         } catch {
             throw HubSpotError(.answerLost, redactor.redact(String(describing: error)))
         }
@@ -134,7 +137,7 @@ public final class HubSpotAPI: @unchecked Sendable {
         case 401, 403:
             throw credentialsRefused(answer)
         case 429, 500...:
-            throw HubSpotError(.gaveUp(status: response.status), "HubSpot kept answering \(response.status) \(summary(answer)) after \(policy.backoff.maxAttempts) attempts; "
+            throw HubSpotError(.gaveUp(status: response.status), "HubSpot answered \(response.status) \(summary(answer)) \(response.status == 429 || response.status == 503 ? "after \(policy.backoff.maxAttempts) attempts" : tries); "
                                + "the rows stay pending for the next run")
         default:
             return answer
