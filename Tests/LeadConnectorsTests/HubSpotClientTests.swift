@@ -237,6 +237,19 @@ import Testing
             #expect(!error.description.contains(secret) && !error.description.contains("11111111-2222"), "\(error)")
         }
         #expect(try stats()["unauthorized"] as? Int == 1, "asked once, not retried")
+
+        // A token that expires mid-run: the next request stops the run, saying so.
+        let client = api()
+        _ = try client.upsert([HubSpotContactPayload(properties: ["email": "before@example.com"])])
+        try control("faults", ["credentials": "expired"])
+        do {
+            _ = try client.upsert([HubSpotContactPayload(properties: ["email": "after@example.com"])])
+            Issue.record("no error")
+        } catch {
+            #expect(error.kind == .credentialsRefused && error.message.contains("has expired"), "\(error)")
+            #expect(!error.message.contains(Self.token))
+        }
+        #expect(try stats()["unauthorized"] as? Int == 2)
     }
 
     @Test func aClosedPortFailsWithinTwoSecondsWithOneMessage() throws {
@@ -265,6 +278,18 @@ import Testing
         guard case .existing(let second) = created.first else { Issue.record("\(created)"); return }
         #expect(try contacts().keys.sorted() == [id, second].sorted())
         #expect(try stats()["dropped"] as? Int == 2)
+
+        // Without an email a second create could make a second contact: the loss is thrown
+        // instead (the rows stay pending; the rerun's search by phone and name finds the one made).
+        try control("faults", ["drop_after_write": 1])
+        do {
+            _ = try client.create([HubSpotContactPayload(properties: ["firstname": "No", "lastname": "Email", "phone": "+15125550177"])])
+            Issue.record("no error")
+        } catch {
+            #expect(error.kind == .answerLost && error.disposition == .runFailure, "\(error)")
+        }
+        #expect(try contacts().count == 3, "applied once, not sent again")
+        #expect(try client.search(HubSpotMatch(phone: "+15125550177", firstName: "No", lastName: "Email")).count == 1)
     }
 
     @Test func theDailyLimitStopsTheRunAndSaysWhenItResets() throws {

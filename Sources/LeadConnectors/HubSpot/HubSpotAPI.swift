@@ -41,9 +41,12 @@ public final class HubSpotAPI: @unchecked Sendable {
     private var usage: HubSpotDailyUsage?
     private var prepared = false
 
-    /// `log` gets one line per attempt (method, URL, status, time), secrets taken out.
-    public init(config: HubSpotConfig, transport: any HTTPTransport = CurlTransport(), policy: HubSpotClientPolicy = HubSpotClientPolicy(),
+    /// `log` gets one line per attempt (method, URL, status, time), secrets taken out. Without
+    /// a `transport`, requests go through libcurl, a request that must not be sent twice on a
+    /// connection of its own (`OneShotsOnFreshConnections`).
+    public init(config: HubSpotConfig, transport: (any HTTPTransport)? = nil, policy: HubSpotClientPolicy = HubSpotClientPolicy(),
                 clock: any HTTPClock = SystemClock(), log: (@Sendable (String) -> Void)? = nil) {
+        let transport = transport ?? OneShotsOnFreshConnections(pooled: CurlTransport())
         self.config = config
         self.policy = policy
         redactor = Redactor(secrets: config.secrets)
@@ -186,5 +189,18 @@ public final class HubSpotAPI: @unchecked Sendable {
             return HubSpotError(.dailyLimit(resetsAt: known?.resetsAt),
                                 "the HubSpot account's daily API limit\(limit) is used up; it resets \(when). The unsent rows stay pending: run the import again after that")
         }
+    }
+}
+
+/// Sends a request that is not replayable on a new connection. libcurl sends a request again by
+/// itself when a kept-alive connection it reused closes before any answer ("connection died,
+/// retrying a fresh connect"), and HubSpot may have applied the first: measured against the
+/// double, a batch create without emails whose answer was dropped made the contact twice. On a
+/// new connection libcurl has nothing to retry, and the loss comes back as an error.
+struct OneShotsOnFreshConnections: HTTPTransport {
+    let pooled: CurlTransport
+
+    func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        try (request.replayable ? pooled : CurlTransport()).send(request)
     }
 }
