@@ -1,0 +1,93 @@
+import Foundation
+
+/// What the run does about a HubSpot error; the one exit map reads it (issue 13 item 5). A
+/// per-CRM copy for now: the lead engineer unifies the three.
+public enum HubSpotErrorDisposition: Sendable, Equatable {
+    /// Missing or malformed settings: nothing was sent. Exit 2.
+    case configuration
+    /// HubSpot cannot be reached, refuses the credentials, or the day's requests are used up:
+    /// this destination stops, its unsent rows stay pending for the next run. Exit 1.
+    case runFailure
+    /// HubSpot refused one row; the others go on. Exit 3 once the run has finished.
+    case rowRejected
+
+    /// The exit status this disposition asks for.
+    public var exitStatus: Int32 {
+        switch self {
+        case .configuration: return 2
+        case .runFailure: return 1
+        case .rowRejected: return 3
+        }
+    }
+}
+
+/// Why HubSpot refused one input of a batch, as HubSpot said it: the property it names (from the
+/// `VALIDATION_ERROR`'s embedded JSON), its error code and message.
+public struct HubSpotRejection: Sendable, Equatable, CustomStringConvertible {
+    /// The HTTP status of the input's error (400 validation, 404 unknown id, 409 conflict).
+    public var status: Int
+    /// HubSpot's `category` (`VALIDATION_ERROR`, `OBJECT_NOT_FOUND`, `CONFLICT`).
+    public var category: String?
+    /// The property HubSpot named, when it named one (`email`, `hs_lead_status`).
+    public var property: String?
+    /// HubSpot's code for the property's problem (`INVALID_EMAIL`, `INVALID_OPTION`).
+    public var code: String?
+    /// HubSpot's message, secrets taken out.
+    public var message: String
+
+    public init(status: Int, category: String? = nil, property: String? = nil, code: String? = nil, message: String) {
+        (self.status, self.category, self.property, self.code, self.message) = (status, category, property, code, message)
+    }
+
+    /// The reason as a report shows it: `email: Email address x@ is invalid (INVALID_EMAIL)`.
+    public var description: String {
+        var text = property.map { "\($0): " } ?? ""
+        text += message
+        if let code = code ?? category { text += " (\(code))" }
+        return text
+    }
+}
+
+/// Everything the HubSpot client throws. Its `message` names what to do (the variable to set,
+/// when the limit resets) and never holds a secret: every text that came from HubSpot or the
+/// transport passed through the client's `Redactor` first.
+public struct HubSpotError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// A variable is missing or malformed.
+        case configuration(variable: String)
+        /// 401 or 403: the token is wrong, expired, revoked or lacks the contacts scopes.
+        case credentialsRefused
+        /// No connection: refused, unknown host, TLS failure.
+        case unreachable
+        /// The answer was lost (dropped connection, time-out) after every retry; the write may
+        /// have been applied.
+        case answerLost
+        /// The account's daily request limit is used up until `resetsAt` (nil when unknown).
+        case dailyLimit(resetsAt: Date?)
+        /// 429 or 5xx outlasted every retry.
+        case gaveUp(status: Int)
+        /// HubSpot refused a whole request for a cause that is not one row's (a 4xx the
+        /// client did not expect).
+        case refused(status: Int)
+        /// HubSpot refused one row.
+        case rowRejected(HubSpotRejection)
+    }
+
+    public var kind: Kind
+    /// For people: what happened and what to do, without secrets.
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        (self.kind, self.message) = (kind, message)
+    }
+
+    public var disposition: HubSpotErrorDisposition {
+        switch kind {
+        case .configuration: return .configuration
+        case .rowRejected: return .rowRejected
+        case .credentialsRefused, .unreachable, .answerLost, .dailyLimit, .gaveUp, .refused: return .runFailure
+        }
+    }
+
+    public var description: String { "hubspot: " + message }
+}
