@@ -1,0 +1,293 @@
+import Foundation
+import HTTPKit
+
+/// What one write did at Follow Up Boss.
+public enum FollowUpBossOutcome: Sendable, Equatable {
+    /// 201: the event made a new person.
+    case created(FollowUpBossPerson)
+    /// 200 to an event: Follow Up Boss matched a person it had (same email, or same phone and
+    /// name) and added what was new.
+    case matched(FollowUpBossPerson)
+    /// 200 to a PUT.
+    case updated(FollowUpBossPerson)
+    /// 204: the source's lead flow is archived and the event was ignored.
+    case skipped(reason: String)
+    /// 404: the person id given (an event's `person.id`, a PUT's) is not there (deleted, merged).
+    case notFound(personID: Int)
+    /// Refused for what it carries (400…): this write only; the error is `.rowRejected`.
+    case rejected(FollowUpBossError)
+    /// Not sent: an earlier write of the batch stopped the run.
+    case notSent
+
+    /// The person's id, when Follow Up Boss answered with one.
+    public var personID: Int? {
+        switch self {
+        case .created(let p), .matched(let p), .updated(let p): return p.id
+        default: return nil
+        }
+    }
+}
+
+/// One write of a batch.
+public enum FollowUpBossWrite: Sendable, Equatable {
+    /// `POST /v1/events`: a new lead (or one Follow Up Boss will match).
+    case event(FollowUpBossEvent)
+    /// `PUT /v1/people/{id}`: a changed lead; `mergeTags` adds its tags to those the person has.
+    case update(personID: Int, person: FollowUpBossPersonPayload, mergeTags: Bool)
+}
+
+/// A batch's answers, one per write in order; `stoppedBy` is the run failure that left the
+/// rest `.notSent`.
+public struct FollowUpBossBatchResult: Sendable, Equatable {
+    public var outcomes: [FollowUpBossOutcome]
+    public var stoppedBy: FollowUpBossError?
+}
+
+/// The Follow Up Boss API (v1) as LeadPort uses it, through one `HTTPClient`:
+///
+///     RedactedLog (when a log is given) → Retry → FollowUpBossRateLimit → Auth → fail-fast → transport
+///
+/// - Retry: 429 after exactly `Retry-After`; 5xx, timeouts and dropped connections with
+///   backoff (1, 2, 4, 8, 16 s, jittered), for requests that are harmless twice: reads, PUTs,
+///   and events Follow Up Boss can match (an email, or a phone with a first and last name).
+/// - A connection that cannot be made (refused, DNS, TLS) is not retried: it throws at once.
+/// - 401 and 403 throw at once, naming the variable to check.
+/// - Every message is scrubbed of the key, the system key and the Basic credentials, even
+///   when the server repeats them.
+///
+/// Thread-safe: several threads may send through one instance, sharing its rate windows.
+public final class FollowUpBossAPI: Sendable {
+    public let config: FollowUpBossConfig
+    public let client: HTTPClient
+    let redactor: Redactor
+    /// Seconds for one whole request.
+    let timeout: Double
+    private let attempts: Int
+
+    public init(config: FollowUpBossConfig, transport: any HTTPTransport = CurlTransport(), clock: any HTTPClock = SystemClock(),
+                backoff: BackoffPolicy = .standard, timeout: Double = 30, log: (@Sendable (String) -> Void)? = nil,
+                onRetry: @escaping @Sendable (Retry.Event) -> Void = { _ in }) {
+        self.config = config
+        self.timeout = timeout
+        attempts = backoff.maxAttempts
+        redactor = Redactor(secrets: config.secrets)
+        var chain: [any HTTPMiddleware] = []
+        if let log { chain.append(RedactedLog(redactor: redactor, clock: clock, log: log)) }
+        chain += [Retry(policy: backoff, clock: clock, onRetry: onRetry), FollowUpBossRateLimit(registered: config.systemKey != nil, clock: clock),
+                  config.auth, FollowUpBossFailFast(config: config)]
+        client = HTTPClient(transport: transport, chain)
+    }
+
+    // MARK: Operations
+
+    /// `GET /v1/me`: the key's user. Run before sending anything, it turns a wrong key or base
+    /// URL into one message within seconds.
+    public func me() throws -> FollowUpBossUser {
+        let response = try perform("GET", "/v1/me")
+        guard response.status == 200 else { throw try runFailure(response, doing: "checking the credentials") }
+        guard let o = FollowUpBossReading.object(response.body), let id = FollowUpBossReading.int(o["id"]) else { throw unexpected(response, "GET /v1/me") }
+        return FollowUpBossUser(id: id, name: o["name"] as? String, email: o["email"] as? String, role: o["role"] as? String)
+    }
+
+    /// `POST /v1/events`. Run failures throw; a refusal of this event alone is `.rejected`.
+    public func send(_ event: FollowUpBossEvent) throws -> FollowUpBossOutcome {
+        let response = try perform("POST", "/v1/events", body: event.canonicalData, replayable: event.person.isIdentifiable)
+        switch response.status {
+        case 201, 200:
+            guard let person = FollowUpBossPerson(FollowUpBossReading.object(response.body)) else { throw unexpected(response, "POST /v1/events") }
+            return response.status == 201 ? .created(person) : .matched(person)
+        case 204:
+            return .skipped(reason: "the lead flow of source \"\(event.source)\" is archived in Follow Up Boss, which ignored the event")
+        case 404 where event.person.id != nil:
+            return .notFound(personID: event.person.id!)
+        default:
+            return .rejected(try rejection(response, doing: "the event"))
+        }
+    }
+
+    /// `PUT /v1/people/{id}`: the fields given replace the person's (lists too), but tags are
+    /// added when `mergeTags`; `source` cannot change.
+    public func update(personID: Int, with person: FollowUpBossPersonPayload, mergeTags: Bool = true) throws -> FollowUpBossOutcome {
+        let response = try perform("PUT", "/v1/people/\(personID)", query: mergeTags ? [("mergeTags", "true")] : [], body: person.canonicalData)
+        switch response.status {
+        case 200:
+            guard let person = FollowUpBossPerson(FollowUpBossReading.object(response.body)) else { throw unexpected(response, "PUT /v1/people/{id}") }
+            return .updated(person)
+        case 404:
+            return .notFound(personID: personID)
+        default:
+            return .rejected(try rejection(response, doing: "the update of person \(personID)"))
+        }
+    }
+
+    /// Sends the writes in order. A run failure (unreachable, key refused, 5xx or 429 outlasting
+    /// the retries) stops the batch: that write and the rest are `.notSent`, and `stoppedBy`
+    /// says why; the writes before it keep their answers.
+    public func send(_ writes: [FollowUpBossWrite]) -> FollowUpBossBatchResult {
+        var outcomes: [FollowUpBossOutcome] = []
+        outcomes.reserveCapacity(writes.count)
+        for write in writes {
+            do {
+                switch write {
+                case .event(let event): outcomes.append(try send(event))
+                case .update(let id, let person, let mergeTags): outcomes.append(try update(personID: id, with: person, mergeTags: mergeTags))
+                }
+            } catch {
+                let stop = error as? FollowUpBossError ?? FollowUpBossError(.unexpectedAnswer, redactor.redact(String(describing: error)))
+                outcomes += Array(repeating: .notSent, count: writes.count - outcomes.count)
+                return FollowUpBossBatchResult(outcomes: outcomes, stoppedBy: stop)
+            }
+        }
+        return FollowUpBossBatchResult(outcomes: outcomes, stoppedBy: nil)
+    }
+
+    /// `GET /v1/people/{id}`; nil when there is no such person (or not yet: new people are
+    /// unreachable until assigned).
+    public func person(id: Int) throws -> FollowUpBossPerson? {
+        let response = try perform("GET", "/v1/people/\(id)")
+        if response.status == 404 { return nil }
+        guard response.status == 200 else { throw try runFailure(response, doing: "reading person \(id)") }
+        guard let person = FollowUpBossPerson(FollowUpBossReading.object(response.body)) else { throw unexpected(response, "GET /v1/people/{id}") }
+        return person
+    }
+
+    /// `GET /v1/people` filtered (all filters given must hold), newest first, following the
+    /// `next` cursor 100 at a time until `atMost` people or the end.
+    public func people(email: String? = nil, phone: String? = nil, firstName: String? = nil, lastName: String? = nil, atMost: Int = 100) throws -> [FollowUpBossPerson] {
+        var filters = [("email", email), ("phone", phone), ("firstName", firstName), ("lastName", lastName)].compactMap { name, value in value.map { (name, $0) } }
+        filters.append(("limit", String(min(100, max(1, atMost)))))
+        var found: [FollowUpBossPerson] = []
+        var cursor: String?
+        repeat {
+            let response = try perform("GET", "/v1/people", query: filters + (cursor.map { [("next", $0)] } ?? []))
+            guard response.status == 200 else { throw try runFailure(response, doing: "looking people up") }
+            guard let o = FollowUpBossReading.object(response.body), let page = o["people"] as? [Any] else { throw unexpected(response, "GET /v1/people") }
+            found += page.compactMap { FollowUpBossPerson($0) }
+            cursor = (o["_metadata"] as? [String: Any])?["next"] as? String
+        } while cursor != nil && found.count < atMost && !(cursor ?? "").isEmpty
+        return Array(found.prefix(atMost))
+    }
+
+    // MARK: Requests
+
+    private func perform(_ method: String, _ path: String, query: [(String, String)] = [], body: Data? = nil, replayable: Bool = true) throws -> HTTPResponse {
+        var parts = URLComponents(url: config.baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
+        parts.path = path
+        if !query.isEmpty { parts.percentEncodedQuery = query.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&") }
+        guard let url = parts.url else { throw FollowUpBossError(.configuration, "FUB_BASE_URL does not make a URL with \(path)", variable: "FUB_BASE_URL") }
+        var headers = HTTPHeaders([("Accept", "application/json"), ("X-System", config.system)])
+        if body != nil { headers.add("Content-Type", "application/json") }
+        do {
+            return try client.send(HTTPRequest(method: method, url: url, headers: headers, body: body, replayable: replayable, timeout: timeout))
+        } catch let error as HTTPTransportError {
+            throw FollowUpBossError(.unreachable, redactor.redact("no answer from Follow Up Boss at \(config.baseURL.absoluteString) (\(method) \(path): \(error))"
+                + (replayable ? " after \(attempts) attempts" : "; the request was not sent again, as doing so could make a duplicate") + "; what is unsent stays pending for the next run"))
+        }
+    }
+
+    /// A query value with everything but unreserved characters percent-encoded (`+` in a phone
+    /// number would otherwise read as a space).
+    static func encode(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+
+    /// The `errorMessage` of a refusal, scrubbed, or the start of the body.
+    private func reason(_ response: HTTPResponse) -> String {
+        let text = (FollowUpBossReading.object(response.body)?["errorMessage"] as? String) ?? String(response.text.prefix(200))
+        return redactor.redact("\(response.status)" + (text.isEmpty ? "" : ": " + text))
+    }
+
+    /// A refusal of one write (400 and the like) as its row's error; a refusal of the run
+    /// (401, 403, 429, 5xx) thrown.
+    private func rejection(_ response: HTTPResponse, doing what: String) throws -> FollowUpBossError {
+        switch response.status {
+        case 401, 403, 408, 429, 500...:
+            throw try runFailure(response, doing: "sending \(what)")
+        default:
+            let reason = reason(response)
+            return FollowUpBossError(.rejected(field: Self.field(named: reason)), "Follow Up Boss refused \(what) (\(reason))", status: response.status)
+        }
+    }
+
+    /// The error that stops the run for an answer that is not the operation's.
+    private func runFailure(_ response: HTTPResponse, doing what: String) throws -> FollowUpBossError {
+        let reason = reason(response)
+        switch response.status {
+        case 401:
+            return FollowUpBossError(.credentialsRefused, "Follow Up Boss refused the API key while \(what) (\(reason)): set FUB_API_KEY to a valid key (Admin › API in Follow Up Boss)",
+                                     status: 401, variable: "FUB_API_KEY")
+        case 403:
+            return FollowUpBossError(.accessDenied, "Follow Up Boss refused access while \(what) (\(reason)): the account may be locked or past its grace period, or the user FUB_API_KEY belongs to may not do this",
+                                     status: 403, variable: "FUB_API_KEY")
+        case 429:
+            return FollowUpBossError(.rateLimited, "Follow Up Boss kept answering 429 while \(what), after waiting as it asked (\(reason)); what is unsent stays pending for the next run", status: 429)
+        case 500...:
+            return FollowUpBossError(.serverFailed, "Follow Up Boss kept failing while \(what), \(attempts) attempts (\(reason)); what is unsent stays pending for the next run", status: response.status)
+        default:
+            return FollowUpBossError(.unexpectedAnswer, "Follow Up Boss answered \(reason) while \(what)", status: response.status)
+        }
+    }
+
+    private func unexpected(_ response: HTTPResponse, _ what: String) -> FollowUpBossError {
+        FollowUpBossError(.unexpectedAnswer, redactor.redact("Follow Up Boss answered \(what) with \(response.status) and a body LeadPort cannot read: \(response.text.prefix(200))"), status: response.status)
+    }
+
+    /// The lead field a refusal's reason names (`Invalid email: …` → `email`), looking for the
+    /// API's field names as words.
+    static func field(named reason: String) -> String? {
+        let names: [(String, String)] = [("emails", "email"), ("email", "email"), ("phones", "phone"), ("phone", "phone"), ("firstName", "first_name"),
+                                         ("lastName", "last_name"), ("addresses", "address"), ("address", "address"), ("tags", "tags"),
+                                         ("occurredAt", "occurredAt"), ("source", "source"), ("type", "type")]
+        var best: (at: String.Index, field: String)?
+        for (name, field) in names {
+            var from = reason.startIndex
+            while let range = reason.range(of: name, options: .caseInsensitive, range: from..<reason.endIndex) {
+                let before = range.lowerBound == reason.startIndex ? nil : reason[reason.index(before: range.lowerBound)]
+                let after = range.upperBound == reason.endIndex ? nil : reason[range.upperBound]
+                if !(before?.isLetter ?? false), !(after?.isLetter ?? false) {
+                    if best == nil || range.lowerBound < best!.at { best = (range.lowerBound, field) }
+                    break
+                }
+                from = range.upperBound
+            }
+        }
+        if let custom = reason.range(of: #"custom[A-Za-z0-9_]+"#, options: .regularExpression), best == nil || custom.lowerBound < best!.at {
+            return String(reason[custom])
+        }
+        return best?.field
+    }
+}
+
+/// Turns a connection that could not be made (refused, no such host, TLS handshake or
+/// certificate) into a `FollowUpBossError` at once, so that `Retry` does not spend minutes on
+/// a host that is not there (issue 13, item 5). Dropped connections and timeouts pass on to be
+/// retried. The transport says only libcurl's words for the failure, so they are read here.
+struct FollowUpBossFailFast: HTTPMiddleware {
+    let config: FollowUpBossConfig
+
+    func send(_ request: HTTPRequest, next: (HTTPRequest) throws -> HTTPResponse) throws -> HTTPResponse {
+        do {
+            return try next(request)
+        } catch let error as HTTPTransportError {
+            guard let what = Self.neverConnected(error) else { throw error }
+            let advice = config.baseURLFromEnvironment ? "check FUB_BASE_URL (\(config.baseURL.absoluteString))" : "check the network"
+            throw FollowUpBossError(.unreachable, "cannot reach Follow Up Boss at \(config.baseURL.absoluteString): \(what); \(advice). Nothing was sent; what is unsent stays pending for the next run",
+                                    variable: config.baseURLFromEnvironment ? "FUB_BASE_URL" : nil)
+        }
+    }
+
+    /// What went wrong, when the request never reached the server.
+    static func neverConnected(_ error: HTTPTransportError) -> String? {
+        let reason: String
+        switch error {
+        case .connectionLost(_, let r), .failed(_, let r): reason = r.lowercased()
+        case .timedOut: return nil
+        }
+        if reason.contains("resolve") { return "the host name does not resolve (\(reason))" }
+        if reason.contains("connect to server") || reason.contains("connection refused") { return "the connection was refused (\(reason))" }
+        if reason.contains("ssl") || reason.contains("tls") || reason.contains("certificate") { return "the TLS handshake failed (\(reason))" }
+        return nil
+    }
+}
