@@ -222,9 +222,10 @@ public final class FollowUpBossAPI: Sendable {
             return FollowUpBossError(.accessDenied, "Follow Up Boss refused access while \(what) (\(reason)): the account may be locked or past its grace period, or the user FUB_API_KEY belongs to may not do this",
                                      status: 403, variable: "FUB_API_KEY")
         case 429:
-            return FollowUpBossError(.rateLimited, "Follow Up Boss kept answering 429 while \(what), after waiting as it asked (\(reason)); what is unsent stays pending for the next run", status: 429)
+            let wait = retryAfterSeconds(response.headers["Retry-After"]).map { ", Retry-After \(Int($0.rounded(.up))) s" } ?? ""
+            return FollowUpBossError(.rateLimited, "Follow Up Boss still answered 429 while \(what) after LeadPort waited as it asked (\(reason)\(wait)); what is unsent stays pending for the next run", status: 429)
         case 500...:
-            return FollowUpBossError(.serverFailed, "Follow Up Boss kept failing while \(what), \(attempts) attempts (\(reason)); what is unsent stays pending for the next run", status: response.status)
+            return FollowUpBossError(.serverFailed, "Follow Up Boss kept failing while \(what), after \(attempts) attempts (\(reason)); what is unsent stays pending for the next run", status: response.status)
         default:
             return FollowUpBossError(.unexpectedAnswer, "Follow Up Boss answered \(reason) while \(what)", status: response.status)
         }
@@ -272,7 +273,7 @@ struct FollowUpBossFailFast: HTTPMiddleware {
             return try next(request)
         } catch let error as HTTPTransportError {
             guard let what = Self.neverConnected(error) else { throw error }
-            let advice = config.baseURLFromEnvironment ? "check FUB_BASE_URL (\(config.baseURL.absoluteString))" : "check the network"
+            let advice = config.baseURLFromEnvironment ? "check FUB_BASE_URL" : "check the network"
             throw FollowUpBossError(.unreachable, "cannot reach Follow Up Boss at \(config.baseURL.absoluteString): \(what); \(advice). Nothing was sent; what is unsent stays pending for the next run",
                                     variable: config.baseURLFromEnvironment ? "FUB_BASE_URL" : nil)
         }
