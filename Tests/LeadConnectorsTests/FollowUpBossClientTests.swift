@@ -334,6 +334,16 @@ import Testing
         #expect(error.variable == "FUB_BASE_URL" && error.message.contains("FUB_BASE_URL"))
     }
 
+    @Test(arguments: ["Couldn't resolve host name", "SSL connect error", "SSL peer certificate or SSH remote key was not OK"])
+    func aHostThatCannotBeReachedIsNotRetried(reason: String) throws {
+        let transport = RefusingTransport(reason: reason)
+        let api = FollowUpBossAPI(config: try FollowUpBossConfig(environment: ["FUB_API_KEY": Self.key]), transport: transport, backoff: .standard)
+        let (error, seconds) = try failure { try api.me() }
+        #expect(seconds < 1 && transport.sends == 1, "one attempt: \(transport.sends)")
+        #expect(error.kind == .unreachable && error.variable == nil, "the default host: nothing to set")
+        #expect(error.message.contains("https://api.followupboss.com") && error.message.contains("check the network"))
+    }
+
     // MARK: Rate windows (no I/O)
 
     @Test func theWindowGrantsRequestsOnlyWhenTheServerWouldTakeThem() {
@@ -365,5 +375,21 @@ import Testing
         #expect(limited.acquire(route: "POST.events", now: 1).wait == 2)
         #expect(limited.acquire(route: "GET.people", now: 1).wait == 0)
         #expect(FollowUpBossRateWindows.route(method: "put", path: "/v1/people/12") == "PUT.people")
+    }
+}
+
+/// A transport whose every request fails as libcurl says when no connection could be made.
+private final class RefusingTransport: HTTPTransport, @unchecked Sendable {
+    let reason: String
+    private let lock = NSLock()
+    private var count = 0
+    init(reason: String) { self.reason = reason }
+    var sends: Int { lock.withLock { count } }
+
+    func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        lock.withLock { count += 1 }
+        let url = request.url.absoluteString
+        if reason.hasPrefix("SSL peer") { throw HTTPTransportError.failed(url: url, reason: reason) }
+        throw HTTPTransportError.connectionLost(url: url, reason: reason)
     }
 }
