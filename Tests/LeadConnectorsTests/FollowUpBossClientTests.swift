@@ -165,6 +165,16 @@ import Testing
         #expect(try api.me().id == 1)
     }
 
+    @Test func aLookupFollowsTheNextCursorPastOneHundred() throws {
+        let seeds = (1...150).map { #"{"firstName":"N\#($0)","lastName":"Many"}"# }.joined(separator: ",")
+        try control("seed", #"{"people":["# + seeds + "]}")
+        try control("seed", #"{"people":[{"firstName":"Other","lastName":"One"}]}"#)
+        let found = try api().people(lastName: "many", atMost: 1000)
+        #expect(found.count == 150 && Set(found.map(\.id)).count == 150)
+        #expect(try api().people(lastName: "Many", atMost: 120).count == 120)
+        #expect(try control("stats")["by_endpoint"] as? [String: Int] == ["GET /v1/people": 4], "two pages, then two more")
+    }
+
     @Test func aHistoricalListFiresNoActionPlan() throws {
         let mapping = try FollowUpBossMapping(timing: .historical(fallback: "2020-01-01T00:00:00Z"))
         let outcome = try api().send(mapping.event(Self.annLee, system: "LeadPort"))
