@@ -325,6 +325,26 @@ import Testing
         #expect(result.outcomes == [.notSent] && result.stoppedBy?.kind == .credentialsRefused)
     }
 
+    @Test func aKeyRevokedMidBatchStopsItKeepingWhatWasSent() throws {
+        try control("faults", #"{"revoke_after":2}"#)
+        let leads = (0..<4).map { Self.lead("P", "\($0)", email: "p\($0)@example.com") }
+        let result = try api().send(leads.map { .event(Self.mapping.event($0, system: "LeadPort")) })
+        #expect(result.outcomes.prefix(2).allSatisfy { $0.personID != nil })
+        #expect(Array(result.outcomes.dropFirst(2)) == [.notSent, .notSent])
+        #expect(result.stoppedBy?.kind == .credentialsRefused && result.stoppedBy?.variable == "FUB_API_KEY")
+        #expect(try people().count == 2)
+        #expect(try statuses() == ["201": 2, "401": 1])
+    }
+
+    @Test func anExpiredAccountStillTakesNewLeadsButNotReads() throws {
+        try control("faults", #"{"expire":true}"#)
+        let api = try api()
+        let (error, _) = try failure { try api.me() }
+        #expect(error.kind == .accessDenied && error.status == 403 && error.disposition == .runFailure)
+        #expect(error.message.contains("expired"), "the server's reason: \(error.message)")
+        #expect(try api.send(Self.mapping.event(Self.annLee, system: "LeadPort")).personID != nil)
+    }
+
     @Test func aRowRefusalEchoingTheCredentialsIsScrubbedToo() throws {
         try control("config", #"{"echo_credentials_in_errors":true}"#)
         try control("faults", #"{"reject":[{"email":"bad@example.com","errorMessage":"Invalid email"}]}"#)
