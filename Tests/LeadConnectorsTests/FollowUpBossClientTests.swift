@@ -120,6 +120,7 @@ import Testing
         #expect(historical.event(Self.annLee, system: "LeadPort").occurredAt == "2023-04-05T00:00:00Z")
         #expect(historical.event(sparse, system: "LeadPort").occurredAt == "2020-01-01T00:00:00Z")
         #expect(throws: FollowUpBossError.self) { try FollowUpBossMapping(customFields: ["Close Date": "Close Date"]) }
+        #expect(throws: FollowUpBossError.self) { try FollowUpBossMapping(eventType: "Lead") }
     }
 
     @Test func realisticLeadsArriveWithEveryFieldAndTheirIDsComeBack() throws {

@@ -24,10 +24,21 @@ public struct FollowUpBossMapping: Sendable, Equatable {
     public var customFields: [String: String]
     public var timing: Timing
 
-    /// - Throws: `FollowUpBossError` (`.configuration`) for a custom field name that is not an
+    /// The event types Follow Up Boss takes (crm-apis.md §2.2); any other is refused with 400,
+    /// which would reject every row.
+    public static let eventTypes: Set<String> = [
+        "Registration", "Inquiry", "Seller Inquiry", "Property Inquiry", "General Inquiry", "Viewed Property", "Saved Property", "Visited Website",
+        "Incoming Call", "Unsubscribed", "Property Search", "Saved Property Search", "Visited Open House", "Viewed Page",
+    ]
+
+    /// - Throws: `FollowUpBossError` (`.configuration`) for an event type Follow Up Boss does
+    ///   not take, or a custom field name that is not an
     ///   API name (`custom` then letters, digits or `_`, as Follow Up Boss names them).
     public init(eventType: String = FollowUpBossEvent.defaultType, source: String = FollowUpBossEvent.defaultSource, tags: [String] = [],
                 customFields: [String: String] = [:], timing: Timing = .live) throws {
+        guard Self.eventTypes.contains(eventType) else {
+            throw FollowUpBossError(.configuration, "the mapping's Follow Up Boss event type \"\(eventType)\" is none of \(Self.eventTypes.sorted().joined(separator: ", "))")
+        }
         for name in customFields.keys.sorted() {
             let rest = name.dropFirst("custom".count)
             guard name.hasPrefix("custom"), !rest.isEmpty, rest.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }) else {
