@@ -1,0 +1,77 @@
+import Foundation
+
+/// What a Follow Up Boss error means for the run, and so its exit status (issue 13, item 5).
+///
+/// | disposition | exit | examples |
+/// | --- | --- | --- |
+/// | `configuration` | 2 | `FUB_API_KEY` missing, `FUB_BASE_URL` not a base URL |
+/// | `runFailure` | 1 | host unreachable (refused, DNS, TLS), key refused (401), account locked (403), 5xx or 429 outlasting the retries |
+/// | `rowRejected` | 3 | one event or update refused (400) with Follow Up Boss's reason |
+///
+/// A run failure stops this destination at once; its unsent rows stay pending for the rerun.
+public enum FollowUpBossErrorDisposition: Sendable, Equatable {
+    case configuration, runFailure, rowRejected
+
+    public var exitStatus: Int32 {
+        switch self {
+        case .configuration: return 2
+        case .runFailure: return 1
+        case .rowRejected: return 3
+        }
+    }
+}
+
+/// Anything that goes wrong between LeadPort and Follow Up Boss. `message` is for people and
+/// never holds a secret: every text that came from the server or the transport has been
+/// through the client's `Redactor`, so a server that echoes the key back echoes it to no one.
+public struct FollowUpBossError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// A variable is missing or malformed.
+        case configuration
+        /// No connection: refused, DNS, TLS, or dropped again and again.
+        case unreachable
+        /// 401: the API key (or token) was refused.
+        case credentialsRefused
+        /// 403: the account is locked or expired, or the key's user may not do this.
+        case accessDenied
+        /// 429 still, after waiting as told, or a `Retry-After` too long to wait out.
+        case rateLimited
+        /// 5xx still, after the retries.
+        case serverFailed
+        /// An answer that is not what the API documents.
+        case unexpectedAnswer
+        /// One event or update refused (400 and other 4xx); `field` is the lead field the
+        /// reason names, when it names one.
+        case rejected(field: String?)
+    }
+
+    public var kind: Kind
+    /// Already redacted.
+    public var message: String
+    /// The HTTP status, when there was an answer.
+    public var status: Int?
+    /// The environment variable to look at, when one is to blame.
+    public var variable: String?
+
+    public init(_ kind: Kind, _ message: String, status: Int? = nil, variable: String? = nil) {
+        (self.kind, self.message, self.status, self.variable) = (kind, message, status, variable)
+    }
+
+    public var disposition: FollowUpBossErrorDisposition {
+        switch kind {
+        case .configuration: return .configuration
+        case .rejected: return .rowRejected
+        default: return .runFailure
+        }
+    }
+
+    public var description: String { "followupboss: " + message }
+
+    static func missing(_ variable: String, _ advice: String) -> FollowUpBossError {
+        FollowUpBossError(.configuration, "\(variable) is not set: \(advice)", variable: variable)
+    }
+
+    static func malformed(_ variable: String, _ problem: String) -> FollowUpBossError {
+        FollowUpBossError(.configuration, "\(variable) \(problem)", variable: variable)
+    }
+}
