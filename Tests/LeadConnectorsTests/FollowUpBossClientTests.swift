@@ -420,7 +420,8 @@ private final class RefusingTransport: HTTPTransport, @unchecked Sendable {
     func send(_ request: HTTPRequest) throws -> HTTPResponse {
         lock.withLock { count += 1 }
         let url = request.url.absoluteString
-        if reason.hasPrefix("SSL peer") { throw HTTPTransportError.failed(url: url, reason: reason) }
-        throw HTTPTransportError.connectionLost(url: url, reason: reason)
+        // As CurlTransport reports CURLE_COULDNT_RESOLVE_HOST, CURLE_SSL_CONNECT_ERROR and
+        // CURLE_PEER_FAILED_VERIFICATION.
+        throw HTTPTransportError.unreachable(url: url, reason: reason)
     }
 }

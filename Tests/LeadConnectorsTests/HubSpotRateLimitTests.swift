@@ -79,7 +79,8 @@ import Testing
         let never = ["Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server", "Connection refused",
                      "Could not resolve host: api.hubapi.invalid", "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to api.hubapi.com:443",
                      "SSL certificate problem: unable to get local issuer certificate"]
-        for reason in never { #expect(HubSpotGuard.isUnreachable(.connectionLost(url: url, reason: reason)), "\(reason)") }
+        // CurlTransport reports connect, resolve and TLS failures as unreachable.
+        for reason in never { #expect(HubSpotGuard.isUnreachable(.unreachable(url: url, reason: reason)), "\(reason)") }
         let lost = ["Empty reply from server", "Recv failure: Connection reset by peer", "OpenSSL SSL_read: Connection reset by peer, errno 104"]
         for reason in lost { #expect(!HubSpotGuard.isUnreachable(.connectionLost(url: url, reason: reason)), "\(reason)") }
         #expect(!HubSpotGuard.isUnreachable(.timedOut(url: url)))

@@ -94,12 +94,12 @@ struct FollowUpBossFailFast: HTTPMiddleware {
     static func neverConnected(_ error: HTTPTransportError) -> String? {
         let reason: String
         switch error {
-        case .connectionLost(_, let r), .failed(_, let r): reason = r.lowercased()
-        case .timedOut: return nil
+        case .unreachable(_, let r), .failed(_, let r): reason = r.lowercased()
+        case .timedOut, .connectionLost: return nil
         }
+        // libcurl's words say which of the three it was.
         if reason.contains("resolve") { return "the host name does not resolve (\(reason))" }
-        if reason.contains("connect to server") || reason.contains("connection refused") { return "the connection was refused (\(reason))" }
         if reason.contains("ssl") || reason.contains("tls") || reason.contains("certificate") { return "the TLS handshake failed (\(reason))" }
-        return nil
+        return "the connection was refused (\(reason))"
     }
 }

@@ -121,15 +121,11 @@ struct GoogleFailFast: HTTPMiddleware {
     }
 
     /// Why nothing reached the server, or nil when the request may have arrived (a reset, a
-    /// connection closed before the answer, a timeout). Told by libcurl's messages.
+    /// connection closed before the answer, a timeout).
     static func neverReached(_ error: HTTPTransportError) -> String? {
         switch error {
-        case .timedOut: return nil
-        case .failed(_, let reason): return reason
-        case .connectionLost(_, let reason):
-            let lowered = reason.lowercased()
-            let before = ["couldn't connect", "could not connect", "resolve", "ssl", "tls", "certificate", "connection refused"]
-            return before.contains { lowered.contains($0) } ? reason : nil
+        case .timedOut, .connectionLost: return nil
+        case .failed(_, let reason), .unreachable(_, let reason): return reason
         }
     }
 }

@@ -38,18 +38,11 @@ struct HubSpotGuard: HTTPMiddleware {
     }
 
     /// Whether a transport failure means no connection was made at all (nothing was sent), as
-    /// opposed to one lost on the way (the server may have acted): libcurl's messages for
-    /// CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST and the TLS handshake, and every
-    /// non-transient failure.
+    /// opposed to one lost on the way (the server may have acted).
     static func isUnreachable(_ error: HTTPTransportError) -> Bool {
         switch error {
-        case .timedOut: return false
-        case .failed: return true
-        case .connectionLost(_, let reason):
-            let text = reason.lowercased()
-            return ["failed to connect", "couldn't connect", "could not connect", "connection refused", "could not resolve", "couldn't resolve",
-                    "resolve host", "ssl_connect", "ssl connect", "handshake", "certificate", "no route to host", "network is unreachable"]
-                .contains { text.contains($0) }
+        case .timedOut, .connectionLost: return false
+        case .failed, .unreachable: return true
         }
     }
 
