@@ -80,7 +80,7 @@ static size_t append(char *data, size_t size, size_t count, void *user) {
 }
 
 int lp_http_perform(void *handle, const char *method, const char *url, const char *const *headers, int header_count,
-                    const void *body, size_t body_length, double timeout_seconds, lp_http_response *out) {
+                    const void *body, size_t body_length, double timeout_seconds, int fresh_connection, lp_http_response *out) {
     memset(out, 0, sizeof *out);
     CURL *h = handle;
     // Options start afresh for each request; the connection cache stays with the handle.
@@ -95,6 +95,10 @@ int lp_http_perform(void *handle, const char *method, const char *url, const cha
     curl.easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(timeout_seconds * 1000));
     curl.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)(timeout_seconds * 1000));
     curl.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+    /* On a kept-alive connection that turns out dead, libcurl sends the request again on a new
+       one by itself, which for a request that must not be sent twice (a create) could make the
+       record twice: those go on a connection of their own. */
+    if (fresh_connection) curl.easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
     curl.easy_setopt(h, CURLOPT_WRITEFUNCTION, append);
     curl.easy_setopt(h, CURLOPT_WRITEDATA, &payload);
     curl.easy_setopt(h, CURLOPT_HEADERFUNCTION, append);

@@ -32,7 +32,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         let code = withCStrings(lines) { headers in
             (request.body ?? Data()).withUnsafeBytes { body in
                 lp_http_perform(handle, request.method, u, headers, Int32(lines.count), request.body == nil ? nil : (body.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
-                                body.count, request.timeout, &response)
+                                body.count, request.timeout, request.replayable ? 0 : 1, &response)
             }
         }
         defer { lp_http_response_free(&response) }

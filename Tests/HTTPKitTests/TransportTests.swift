@@ -80,4 +80,16 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 2)
         #expect(try count("kept") == 2, "libcurl's own second try on a new connection reached the server")
     }
+
+    /// A request that must not be sent twice (a create) never rides a kept-alive connection:
+    /// libcurl's own second try on a new connection would have made the record twice (found by
+    /// the CRM clients' tests: a dropped create made contacts 103 and 104).
+    @Test func aRequestThatMustNotBeSentTwiceIsNotSentAgainByLibcurl() throws {
+        let transport = CurlTransport()
+        _ = try transport.send(HTTPRequest(url: server.url("/echo")))
+        #expect(throws: HTTPTransportError.self) {
+            try transport.send(HTTPRequest(method: "POST", url: server.url("/drop?id=once"), body: Data("{}".utf8), replayable: false, timeout: 20))
+        }
+        #expect(try count("once") == 1)
+    }
 }

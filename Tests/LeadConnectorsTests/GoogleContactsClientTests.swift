@@ -286,8 +286,10 @@ import Testing
         var overlapped = false
         for _ in 0..<5 where !overlapped {
             _ = try control("/_double/reset", [:])
-            _ = try control("/_double/config", ["write_delay": 0.2])
-            let clients = [api(), api()]
+            _ = try control("/_double/config", ["write_delay": 0.1])
+            // Patient enough for the other run's three writes, however they interleave.
+            let patient = GoogleContactsAPI.Policy(backoff: BackoffPolicy(base: 0.05, cap: 0.3, maxAttempts: 20), writes: 1200)
+            let clients = [api(patient), api(patient)]
             DispatchQueue.concurrentPerform(iterations: 2) { k in
                 for n in 0..<3 { _ = try? clients[k].batchCreateContacts(Self.people(1, from: 10 * k + n)) }
             }

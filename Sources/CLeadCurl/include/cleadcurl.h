@@ -22,7 +22,8 @@ const char *lp_http_load_error(void);
 
 // Sends one request; headers are "Name: value" strings. Returns curl_code (also in out).
 int lp_http_perform(void *handle, const char *method, const char *url, const char *const *headers, int header_count,
-                    const void *body, size_t body_length, double timeout_seconds, lp_http_response *out);
+                    const void *body, size_t body_length, double timeout_seconds, int fresh_connection,
+                    lp_http_response *out);
 void lp_http_response_free(lp_http_response *response);
 
 // CURLcode groups, for the Swift side's error kinds.
