@@ -58,6 +58,7 @@ let package = Package(
         ),
         .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders", "LeadConnectors"], path: "Sources/LeadTesting"),
         .testTarget(name: "LeadCoreTests", dependencies: ["LeadCore"]),
+        .testTarget(name: "LeadEngineTests", dependencies: ["LeadEngine", "LeadTesting"]),
         .testTarget(name: "LeadReadersTests", dependencies: ["LeadReaders", "LeadTesting"]),
         .testTarget(name: "LeadNormalizeTests", dependencies: ["LeadNormalize", "LeadTesting"]),
         .testTarget(name: "LeadStoreTests", dependencies: ["LeadStore", "LeadCore", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -145,8 +145,10 @@ extension ImportRun {
             switch consume staged {
             case .file(let file, let plan): sent.put(.file(file, plan))
             case .batch(let batch, _, let outgoing):
-                let answers = try outgoing.map { try run.transmit($0, to: remote, campaign: campaign) } ?? []
-                sent.put(.batch(batch, outgoing, answers))
+                let transmitted = outgoing.map { run.transmit($0, to: remote, campaign: campaign) } ?? ImportRun.Transmitted()
+                sent.put(.batch(batch, outgoing, transmitted))
+                // What was confirmed before the destination stopped is recorded all the same.
+                if let stopped = transmitted.stopped { throw stopped }
             }
         }
 
@@ -154,8 +156,15 @@ extension ImportRun {
         private func record(_ item: consuming Sent) throws {
             switch consume item {
             case .file(let file, let plan): try startFile(file, plan: plan)
-            case .batch(var batch, let outgoing, let answers):
-                if let outgoing { try run.record(outgoing, answers: answers, batch: &batch, store: store, runID: runID) }
+            case .batch(var batch, let outgoing, let transmitted):
+                if let outgoing {
+                    try run.record(outgoing, transmitted, batch: &batch, store: store, runID: runID)
+                    // The rows the destination never got stay pending: no outcome, no report line.
+                    if !transmitted.unsent.isEmpty {
+                        let unsentRows = Set(transmitted.unsent.map { outgoing.rows[$0] })
+                        batch = batch.indices.filter { !unsentRows.contains($0) }.map { batch[$0] }
+                    }
+                }
                 try settle(batch)
             }
         }

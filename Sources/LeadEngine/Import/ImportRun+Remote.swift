@@ -1,0 +1,158 @@
+import Foundation
+import LeadConnectors
+import LeadCore
+import LeadNormalize
+import LeadStore
+
+/// Delivery to a destination other than the embedded database, in three stages: staged on the
+/// delivery thread, sent on the sending thread, recorded on the recording thread.
+extension ImportRun {
+    /// From the delivery thread to the sending one: a batch deduped and prepared, with what is
+    /// to go to the remote destination (nil: nothing).
+    enum Staged: Sendable {
+        case file(String, ColumnPlan)
+        case batch([Pending], ColumnPlan, Outgoing?)
+    }
+
+    /// From the sending thread to the recording one: a batch sent, with each lead's answer.
+    enum Sent: Sendable {
+        case file(String, ColumnPlan)
+        case batch([Pending], Outgoing?, Transmitted)
+    }
+
+    /// Each lead's answer (nil: already at the destination, not sent), and, when the
+    /// destination stopped part way, why and which leads it never got.
+    struct Transmitted: Sendable {
+        var answers: [DeliveryResult?] = []
+        var unsent: Set<Int> = []
+        var stopped: (any Error)?
+    }
+
+    /// A batch's leads for a remote destination, and the batch rows they came from.
+    struct Outgoing: Sendable {
+        var leads: [OutboundLead]
+        var rows: [Int]
+    }
+
+    /// Delivery to a destination other than the embedded database: what the ledger knows is
+    /// left alone or updated, the rest is prepared (ids, rows already there) and sent in the
+    /// destination's batches, and only what the destination confirmed is recorded. A run
+    /// killed between the two leaves leads sent but unrecorded; the destination's idempotent
+    /// writes make sending them again harmless.
+    ///
+    /// The first half of a remote delivery: the leads the ledger knows unchanged are marked so,
+    /// and the rest prepared by the destination. In a dry run that is all (and nil is returned);
+    /// otherwise what is to be sent.
+    func stage(_ batch: inout [Pending], for remote: any Destination, store: LeadStore, campaign: String?, target: Mapping.Target) throws -> Outgoing? {
+        let known = try knownLeads(batch, store: store)
+        var outbound: [OutboundLead] = []
+        var rows: [Int] = []
+        for k in batch.indices where batch[k].outcome == nil {
+            let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
+            let entry = known[key]
+            if let entry, entry.contentHash == batch[k].hash {
+                batch[k].outcome = .unchanged
+                batch[k].remoteID = entry.remoteID
+                continue
+            }
+            outbound.append(OutboundLead(key: key, hash: batch[k].hash, lead: batch[k].lead,
+                                         contact: target != .campaignAddresses ? batch[k].contact : nil,
+                                         address: target != .contacts && campaign != nil ? batch[k].address : nil,
+                                         action: entry == nil ? .create : .update, remoteID: entry?.remoteID))
+            rows.append(k)
+        }
+        guard !outbound.isEmpty else { return nil }
+        try remote.prepare(&outbound, campaign: campaign)
+        if options.dryRun {
+            for (lead, k) in zip(outbound, rows) {
+                batch[k].outcome = lead.alreadyThere ? .unchanged : lead.action == .update ? .updated : .created
+                if lead.alreadyThere { batch[k].reason = "already at the destination" }
+                if lead.action == .update || lead.alreadyThere { batch[k].remoteID = lead.remoteID }
+            }
+            return nil
+        }
+        return Outgoing(leads: outbound, rows: rows)
+    }
+
+    /// The second half, on the sending thread: sends the leads in the destination's batches.
+    /// Returns each lead's answer (nil: already at the destination, not sent).
+    ///
+    /// A hand-off is sent in the destination's (smaller) batches. When the destination stops
+    /// part way (lost, credentials refused), what it confirmed before is still returned, to be
+    /// recorded: only the leads it never got are left for the next run.
+    func transmit(_ outgoing: Outgoing, to remote: any Destination, campaign: String?) -> Transmitted {
+        let outbound = outgoing.leads
+        let sending = outbound.indices.filter { !outbound[$0].alreadyThere }
+        let splitter = BatchSplitter(largestBatch: remote.capabilities.largestBatch)
+        var sent = Transmitted()
+        var unsent: Set<Int> = []
+        // Usually every lead goes: then the array itself, not a copy of each lead.
+        let results = splitter.deliver(sending.count == outbound.count ? outbound : sending.map { outbound[$0] }) { slice in
+            if sent.stopped == nil {
+                do {
+                    let answer = try remote.send(slice, campaign: campaign, user: options.user ?? FlyrUser.local)
+                    emit(.batch(BatchResult(destination: destination, size: slice.count, status: Self.status(answer), attempt: 1, retryAfter: nil)))
+                    return answer
+                } catch {
+                    sent.stopped = error
+                }
+            }
+            unsent.formUnion(slice.indices)
+            return .rows(slice.map { _ in .failed(reason: "not sent") })
+        }
+        sent.answers = [DeliveryResult?](repeating: nil, count: outbound.count)
+        for (n, k) in sending.enumerated() {
+            sent.answers[k] = results[n]
+            if unsent.contains(n) { sent.unsent.insert(k) }
+        }
+        return sent
+    }
+
+    /// The third half, on the recording thread: gives each row its outcome from the answers and
+    /// records what the destination confirmed in the ledger (the store's open transaction,
+    /// committed with the rows of later batches).
+    func record(_ outgoing: Outgoing, _ sent: Transmitted, batch: inout [Pending], store: LeadStore, runID: String) throws {
+        let (outbound, rows, answers) = (outgoing.leads, outgoing.rows, sent.answers)
+        // Leads new to the ledger are plain inserts; only changed ones replace an entry (an
+        // upsert of many rows makes SQLite keep a statement journal: LeadStore.record).
+        var records: [LedgerRecord] = []
+        var replacing: [LedgerRecord] = []
+        for (n, k) in rows.enumerated() {
+            let lead = outbound[n]
+            let source = batch[k].lead.source
+            switch answers[n] {
+            case nil:
+                batch[k].outcome = .unchanged
+                batch[k].reason = "already at the destination"
+                batch[k].remoteID = lead.remoteID
+            case .created(let id)?:
+                (batch[k].outcome, batch[k].remoteID) = (.created, id)
+            case .updated(let id)?:
+                (batch[k].outcome, batch[k].remoteID) = (.updated, id)
+            case .rejected(let reason)?:
+                (batch[k].outcome, batch[k].reason, batch[k].stage) = (.rejected, reason, .destination)
+                continue
+            case .failed(let reason)?:
+                (batch[k].outcome, batch[k].reason) = (.failed, reason)
+                continue
+            }
+            let record = LedgerRecord(destination: ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "", hash: lead.hash, run: runID, source: source,
+                                      rowHash: batch[k].rowHash)
+            if lead.action == .update { replacing.append(record) } else { records.append(record) }
+        }
+        try store.write { tx in
+            try tx.record(records)
+            try tx.record(replacing, replacing: true)
+        }
+    }
+
+    /// A batch event's status: ok when every row went, partial when some were refused or not
+    /// delivered, failed when the destination refused the batch as a whole (it is then split).
+    static func status(_ answer: BatchAnswer) -> String {
+        switch answer {
+        case .failed: return "failed"
+        case .rows(let results):
+            return results.allSatisfy { if case .created = $0 { return true }; if case .updated = $0 { return true }; return false } ? "ok" : "partial"
+        }
+    }
+}

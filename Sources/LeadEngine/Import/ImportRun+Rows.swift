@@ -1,0 +1,70 @@
+import Foundation
+import LeadCore
+import LeadNormalize
+import LeadReaders
+
+/// One row on its way to a lead: built, keyed, hashed, and checked, on any thread.
+extension ImportRun {
+    /// Everything about one row that does not depend on the rows before it: the lead, its key
+    /// and hash, and whether it is blank or rejected. Runs on any thread.
+    /// `hasher`: the destination's hash of what it sends (nil: the embedded database's).
+    static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, target: Mapping.Target, campaign: String?,
+                        hasher: (@Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String)?) -> Pending {
+        let lead = builder.build(row)
+        // The address lines are built once here and shared by both records.
+        let delivery = lead.address.deliveryLine
+        let formatted = lead.address.formatted(deliveryLine: delivery)
+        let contact = ContactRecord(fullName: lead.fullName ?? lead.company ?? lead.email ?? lead.phone ?? delivery ?? "(no name)",
+                                    phone: lead.phone ?? lead.mobile, email: lead.email, address: formatted, notes: lead.notes)
+        let address = delivery.map { AddressRecord(lead.address, deliveryLine: $0, formatted: formatted) }
+        let key = DedupeKey.make(lead, kinds: plan.mapping.dedupe)
+        // What `stage` hands the destination: the contact unless only addresses are written, the
+        // address when a campaign's addresses are.
+        let hash = hasher.map { $0(lead, target != .campaignAddresses ? contact : nil, target != .contacts && campaign != nil ? address : nil, campaign) }
+            ?? ContentHash.of(lead, contact: contact, target: target)
+        var outcome: Outcome?, reason: String?, stage: RejectStage?
+        if row.isBlank {
+            (outcome, reason) = (.skipped, "blank row")
+        } else if let (rejectedAt, why) = rejection(lead, plan: plan) {
+            (outcome, reason, stage) = (.rejected, why, rejectedAt)
+        }
+        // Built last, so the lead moves into it instead of being copied.
+        return Pending(lead: lead, cells: row.cells, key: key, hash: hash, contact: contact, address: address, outcome: outcome, reason: reason, stage: stage)
+    }
+
+    /// The processed sheet for one input is named after its file.
+    func sheetName(file: String) -> String {
+        ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// The cells padded or cut to the list's width, so every row lines up under the header.
+    /// (A row wider than the list carries its extra cells in its issues.)
+    func fitted(_ cells: [String], _ width: Int) -> [String] {
+        if cells.count > width { return Array(cells.prefix(width)) }
+        return cells.count == width ? cells : cells + Array(repeating: "", count: width - cells.count)
+    }
+
+    /// Why a lead cannot be imported, and at which stage, or nil.
+    static func rejection(_ lead: Lead, plan: ColumnPlan) -> (RejectStage, String)? {
+        let hasAddress = lead.address.hasDeliveryLine
+        if lead.fullName == nil && lead.email == nil && lead.phone == nil && lead.mobile == nil && !hasAddress {
+            let readProblems = lead.issues.filter { $0.code.isReadProblem }.map(\.message)
+            if !readProblems.isEmpty { return (.read, readProblems.joined(separator: "; ")) }
+            let problems = lead.issues.filter { $0.code != .repairedValue && $0.code != .emailSuggestion }.map(\.message)
+            return (.normalize, problems.isEmpty ? "no name, email, phone or address" : problems.joined(separator: "; "))
+        }
+        for field in plan.mapping.required where !RequiredField.isPresent(field, in: lead) {
+            let columns = plan.fields.filter { RequiredField.feeds($0.value, field) }.map(\.key).sorted()
+            // A value that was there but did not pass its rule says why; otherwise it is empty.
+            if let problem = lead.issues.first(where: { issue in
+                issue.code != .repairedValue && issue.code != .emailSuggestion && columns.contains { $0 == issue.location?.column?.index }
+            }) {
+                return (.normalize, "required \(field.rawValue): \(problem.message)")
+            }
+            let named = columns.map { k in k < plan.headers.count && !plan.headers[k].isEmpty ? "\"\(plan.headers[k])\"" : Column.letters(for: k) }
+            if named.isEmpty { return (.normalize, "required \(field.rawValue) is not mapped to any column") }
+            return (.normalize, "required \(field.rawValue) is empty (column \(named.joined(separator: ", ")))")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import LeadConnectors
+import LeadCore
+import LeadNormalize
+import LeadReaders
+
+/// What the engine reports as a run goes; the executable renders these (design.md §4.5).
+public enum ProgressEvent: Sendable {
+    case runStarted(runID: String, inputs: [String], destinations: [String], total: Int)
+    case row(RowResult)
+    /// One batch sent to a destination (for the embedded SQLite, one transaction).
+    case batch(BatchResult)
+    case runFinished(RunSummary)
+}
+
+public struct RowResult: Sendable {
+    public var location: SourceLocation
+    public var destination: String
+    public var outcome: Outcome
+    public var remoteID: String?
+    public var reason: String?
+}
+
+public struct BatchResult: Sendable {
+    public var destination: String
+    public var size: Int
+    public var status: String
+    public var attempt: Int
+    public var retryAfter: Double?
+
+    public init(destination: String, size: Int, status: String, attempt: Int, retryAfter: Double?) {
+        (self.destination, self.size, self.status, self.attempt, self.retryAfter) = (destination, size, status, attempt, retryAfter)
+    }
+}
+
+/// Where in the pipeline a row was turned away: reading it, its rules and required fields,
+/// the in-file dedupe, or the destination.
+public enum RejectStage: String, Sendable {
+    case read, normalize, dedupe, destination
+}
+
+public struct RunSummary: Sendable {
+    public var runID: String
+    public var rows: Int
+    public var counts: [Outcome: Int]
+    public var seconds: Double
+    public var dryRun: Bool
+}
+
+public struct ImportOptions: @unchecked Sendable {
+    public var files: [String]
+    public var reader = RowReaderOptions()
+    public var mapping: Mapping?
+    /// The embedded database: the destination when `remote` is nil, and in any case where the
+    /// runs and the ledger are kept.
+    public var databasePath = "leadport.db"
+    /// A destination other than the embedded database. Used by the delivery thread alone.
+    public var remote: (any Destination)?
+    public var campaign: String?
+    /// The FLYR user the rows belong to (`--user`); without one, the campaign's owner, else
+    /// `FlyrUser.local`. Settled by `ImportRun` once the campaign is known.
+    public var user: String?
+    public var region: String?
+    public var dateOrder: DateOrder?
+    public var dryRun = false
+    public var exportPath: String?
+    public var reportPath: String?
+    public var rejectsPath: String?
+    /// What built the rules (the version and the binary): a rerun passes over unchanged rows
+    /// only when the same rules would turn them into the same leads.
+    public var buildIdentity = ""
+
+    public init(files: [String]) { self.files = files }
+}
+
+/// `--campaign ID` where the destination has no campaign with that id: a usage error (exit 2),
+/// never a new campaign named after the id.
+public struct UnknownCampaign: Error, CustomStringConvertible, Classified {
+    public var id: String
+    public var destination: String
+    public var disposition: FailureDisposition { .usage }
+
+    public var description: String {
+        "\(destination) has no campaign with the id \(id); give the id of a campaign that exists there, or a name to create a new campaign"
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import LeadEngine
+
+/// A destination held in memory, for the engine's own tests: what the engine asks of any
+/// destination (prepare, send in batches, answers per row) with nothing behind it but a
+/// dictionary, and faults a test can arm: a row to refuse, a batch after which it fails.
+final class MemoryDestination: Destination, @unchecked Sendable {
+    let name = "memory"
+    let ledgerName = "memory"
+    let capabilities: DestinationCapabilities
+    private let lock = NSLock()
+    /// Every record held, by remote id: the lead's key and the hash of what was sent.
+    private(set) var records: [String: (key: String, hash: String)] = [:]
+    private(set) var batches: [Int] = []
+    /// Leads whose email is in here are refused with this reason.
+    var refuse: [String: String] = [:]
+    /// After this many batches, `send` throws (a destination lost mid-run).
+    var failAfterBatches: Int?
+
+    init(largestBatch: Int = 50) {
+        capabilities = DestinationCapabilities(largestBatch: largestBatch, requests: 1_000_000, per: 1, upserts: true)
+    }
+
+    func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? { CampaignMatch(id: reference, owner: nil) }
+
+    func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+        for k in leads.indices where leads[k].action == .create { leads[k].contactID = "m-" + leads[k].key }
+    }
+
+    func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+        try lock.withLock {
+            if let limit = failAfterBatches, batches.count >= limit {
+                throw DestinationError(destination: name, message: "lost after \(limit) batches")
+            }
+            batches.append(leads.count)
+            return .rows(leads.map { lead in
+                if let email = lead.lead.email, let reason = refuse[email] { return .rejected(reason: reason) }
+                let id = lead.contactID ?? "m-" + lead.key
+                let existed = records[id] != nil
+                records[id] = (lead.key, lead.hash)
+                return existed ? .updated(remoteID: id) : .created(remoteID: id)
+            })
+        }
+    }
+
+    let contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String = { lead, _, _, _ in
+        var h = FNV64()
+        for part in [lead.fullName, lead.email, lead.phone] { h.mix(part) }
+        return String(h.value, radix: 16)
+    }
+
+    var count: Int { lock.withLock { records.count } }
+}
