@@ -71,6 +71,11 @@ public final class XLSXRowReader: RowReader {
                     outputIndex += 1
                     row.location.recordIndex = take()
                     return row
+                case .sparse(let location, let cells):
+                    outputIndex += 1
+                    var row = SheetHandler.Output.padded(location, cells)
+                    row.location.recordIndex = take()
+                    return row
                 }
             }
             handler.output.removeAll(keepingCapacity: true)
