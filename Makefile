@@ -45,11 +45,13 @@ demo: build
 	  status=$$?; echo "exit status $$status (3: some rows were rejected; see demo-output/rejects.csv)"; [ $$status -eq 0 ] || [ $$status -eq 3 ]
 
 # The tests run beside a PostgreSQL server of their own (scripts/with-postgres: a temporary
-# cluster on a free port, stopped afterwards), found through LEADPORT_TEST_POSTGRES.
+# cluster on a free port, stopped afterwards), found through LEADPORT_TEST_POSTGRES; then the
+# CRM doubles' own tests (fixtures/servers: each double against the API it stands in for).
 test: deps
 	$(call pip_install,$(PY_TEST))
 	$(SWIFT) build --build-tests
 	scripts/with-postgres -- $(SWIFT) test --skip-build
+	python3 -m unittest discover -s fixtures/servers/tests -p 'test_*.py'
 
 bench: release
 	$(call pip_install,$(PY_BENCH))

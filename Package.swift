@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "HTTPKit", dependencies: ["CLeadCurl"]),
         // libpq, loaded with dlopen by the PostgreSQL destination.
         .target(name: "CLeadPQ", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "LeadConnectors", dependencies: ["LeadCore", "HTTPKit", "CLeadPQ", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LeadConnectors", dependencies: ["LeadCore", "HTTPKit", "CLeadPQ", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
         .systemLibrary(name: "CLeadZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CLeadXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(
@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "LeadStore", dependencies: ["LeadCore", .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "GRDBSQLite", package: "GRDB.swift")],
                 swiftSettings: uncheckedExclusivityInRelease),
-        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors"],
+        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors", "HTTPKit"],
                 swiftSettings: uncheckedExclusivityInRelease),
         .executableTarget(
             name: "leadport",

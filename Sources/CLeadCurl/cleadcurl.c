@@ -133,10 +133,22 @@ void lp_http_response_free(lp_http_response *response) {
 
 int lp_http_is_timeout(int code) { return code == CURLE_OPERATION_TIMEDOUT; }
 
+/* The server was never reached: its name does not resolve, nothing listens on its port, or the
+   TLS handshake (or the certificate's check) failed. Nothing can have been applied. */
+int lp_http_is_unreachable(int code) {
+    switch (code) {
+    case CURLE_COULDNT_RESOLVE_HOST: case CURLE_COULDNT_RESOLVE_PROXY: case CURLE_COULDNT_CONNECT:
+    case CURLE_SSL_CONNECT_ERROR: case CURLE_PEER_FAILED_VERIFICATION: case CURLE_SSL_CERTPROBLEM: case CURLE_SSL_CACERT_BADFILE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The connection broke after the request may have reached the server. */
 int lp_http_is_connection_problem(int code) {
     switch (code) {
-    case CURLE_COULDNT_RESOLVE_HOST: case CURLE_COULDNT_CONNECT: case CURLE_GOT_NOTHING: case CURLE_SEND_ERROR:
-    case CURLE_RECV_ERROR: case CURLE_PARTIAL_FILE: case CURLE_SSL_CONNECT_ERROR: case CURLE_HTTP2: case CURLE_HTTP2_STREAM:
+    case CURLE_GOT_NOTHING: case CURLE_SEND_ERROR: case CURLE_RECV_ERROR: case CURLE_PARTIAL_FILE: case CURLE_HTTP2: case CURLE_HTTP2_STREAM:
         return 1;
     default:
         return 0;

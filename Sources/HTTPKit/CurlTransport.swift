@@ -39,6 +39,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         guard code == 0 else {
             let reason = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if lp_http_is_timeout(code) != 0 { throw HTTPTransportError.timedOut(url: u) }
+            if lp_http_is_unreachable(code) != 0 { throw HTTPTransportError.unreachable(url: u, reason: reason) }
             if lp_http_is_connection_problem(code) != 0 { throw HTTPTransportError.connectionLost(url: u, reason: reason) }
             throw HTTPTransportError.failed(url: u, reason: reason)
         }

@@ -61,6 +61,11 @@ public enum HTTPTransportError: Error, Equatable, CustomStringConvertible {
     /// The connection failed or was dropped before a whole response arrived; the server may
     /// or may not have acted on the request.
     case connectionLost(url: String, reason: String)
+    /// The server was never reached (its name does not resolve, nothing listens, TLS failed):
+    /// not retried, since waiting minutes for a host that is down or misnamed helps nobody,
+    /// and the rows stay for the next run (issue 13: a webhook whose host refused connections
+    /// spent 146 s retrying 6 rows).
+    case unreachable(url: String, reason: String)
     /// Anything else (a malformed URL, TLS).
     case failed(url: String, reason: String)
 
@@ -68,14 +73,17 @@ public enum HTTPTransportError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .timedOut(let url): return "\(url): no response in time"
         case .connectionLost(let url, let reason): return "\(url): connection lost (\(reason))"
+        case .unreachable(let url, let reason): return "\(url): cannot be reached (\(reason))"
         case .failed(let url, let reason): return "\(url): \(reason)"
         }
     }
 
     /// Timeouts and dropped connections may pass with a retry; the rest will not.
     public var isTransient: Bool {
-        if case .failed = self { return false }
-        return true
+        switch self {
+        case .timedOut, .connectionLost: return true
+        case .failed, .unreachable: return false
+        }
     }
 }
 

@@ -62,3 +62,26 @@ public struct RedactedLog: HTTPMiddleware {
         }
     }
 }
+
+/// Every secret this process holds (tokens and keys from the settings, the password in a
+/// PostgreSQL URL), registered as each destination opens, so that whatever LeadPort prints or
+/// stores — an error on stderr, a progress event, a line of the report — can be scrubbed of
+/// them, even when a server repeats one in its answer.
+public enum KnownSecrets {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var redactor = Redactor(secrets: [])
+    nonisolated(unsafe) private static var values: [String] = []
+
+    public static func add(_ secrets: [String]) {
+        lock.withLock {
+            values += secrets.filter { !values.contains($0) }
+            redactor = Redactor(secrets: values)
+        }
+    }
+
+    /// `text` with every known secret masked.
+    public static func redact(_ text: String) -> String {
+        let current = lock.withLock { values.isEmpty ? nil : redactor }
+        return current?.redact(text) ?? text
+    }
+}

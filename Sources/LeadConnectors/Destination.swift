@@ -153,6 +153,13 @@ public protocol Destination: AnyObject {
     func prepare(_ leads: inout [OutboundLead], campaign: String?) throws
     /// Sends at most `capabilities.largestBatch` leads.
     func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer
+    /// The user the credentials belong to, when they are one user's (a Supabase user's token),
+    /// and the setting that holds them: the rows are then that user's, whatever --user says.
+    var credentialsUser: (id: String, setting: String)? { get }
+}
+
+extension Destination {
+    public var credentialsUser: (id: String, setting: String)? { nil }
 }
 
 /// A campaign found or made: its id, and its owner (the contacts' `user_id` when no user is
@@ -171,9 +178,10 @@ public struct CampaignMatch: Sendable, Equatable {
 }
 
 /// Several campaigns answer to one name and nothing says whose is meant.
-public struct AmbiguousCampaign: Error, CustomStringConvertible {
+public struct AmbiguousCampaign: Error, CustomStringConvertible, Classified {
     public var name: String
     public var ids: [String]
+    public var disposition: FailureDisposition { .usage }
 
     public init(name: String, ids: [String]) {
         self.name = name
@@ -187,10 +195,14 @@ public struct AmbiguousCampaign: Error, CustomStringConvertible {
 
 /// A destination that cannot go on (bad credentials, a missing table): the run stops with this
 /// message, and a rerun resumes once it is fixed.
-public struct DestinationError: Error, CustomStringConvertible {
+public struct DestinationError: Error, CustomStringConvertible, Classified {
     public var destination: String
     public var message: String
-    public init(destination: String, message: String) { (self.destination, self.message) = (destination, message) }
+    /// `.terminal` (exit 1) unless the destination's settings are what is wrong (`.usage`, 2).
+    public var disposition: FailureDisposition
+    public init(destination: String, message: String, disposition: FailureDisposition = .terminal) {
+        (self.destination, self.message, self.disposition) = (destination, message, disposition)
+    }
     public var description: String { "\(destination): \(message)" }
 }
 
@@ -214,16 +226,18 @@ public enum FlyrID {
     /// place always gets the same id, so a batch sent again after a crash finds its rows there
     /// instead of adding them twice.
     public static func stable(_ parts: String...) -> String {
-        var hasher = Insecure.SHA1()
-        hasher.update(data: namespace)
-        hasher.update(data: Data(parts.joined(separator: "\u{1F}").utf8))
-        var bytes = Array(hasher.finalize().prefix(16))
+        var message = namespace
+        for (k, part) in parts.enumerated() {
+            if k > 0 { message.append(0x1F) }
+            message.append(contentsOf: part.utf8)
+        }
+        var bytes = SHA1.digest(message)
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(36)
-        for (k, byte) in bytes.enumerated() {
+        for (k, byte) in bytes.prefix(16).enumerated() {
             if k == 4 || k == 6 || k == 8 || k == 10 { text.append(UInt8(ascii: "-")) }
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0F)])
@@ -232,5 +246,5 @@ public enum FlyrID {
     }
 
     /// LeadPort's own namespace for its ids (a random UUID, fixed once).
-    private static let namespace = Data([0x6c, 0x70, 0x0e, 0x1d, 0x2b, 0x4a, 0x4f, 0x10, 0x9a, 0x61, 0x3e, 0x57, 0xd2, 0x08, 0xc4, 0x1f])
+    private static let namespace: [UInt8] = [0x6c, 0x70, 0x0e, 0x1d, 0x2b, 0x4a, 0x4f, 0x10, 0x9a, 0x61, 0x3e, 0x57, 0xd2, 0x08, 0xc4, 0x1f]
 }

@@ -147,28 +147,40 @@ public final class PostgresConnection {
 /// hold, is left out.
 struct CopyText {
     private(set) var bytes: [UInt8] = []
+    private var atRowStart = true
 
-    mutating func row(_ values: [String?]) {
-        for (k, value) in values.enumerated() {
-            if k > 0 { bytes.append(9) }
-            guard var value else {
-                bytes += [92, 78]  // \N
-                continue
+    /// The next value of the current row (`end()` closes the row). Written straight into the
+    /// buffer: no array of the row's values is made on the way.
+    mutating func value(_ value: String?) {
+        if !atRowStart { bytes.append(9) }
+        atRowStart = false
+        guard var value else {
+            bytes.append(92)
+            bytes.append(78)  // \N
+            return
+        }
+        value.withUTF8 { utf8 in
+            // Most values have nothing to escape: copied whole, not byte by byte.
+            guard utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 || $0 == 0 }) else {
+                bytes.append(contentsOf: utf8)
+                return
             }
-            value.withUTF8 { utf8 in
-                for b in utf8 {
-                    switch b {
-                    case 92: bytes += [92, 92]
-                    case 9: bytes += [92, 116]
-                    case 10: bytes += [92, 110]
-                    case 13: bytes += [92, 114]
-                    case 0: break
-                    default: bytes.append(b)
-                    }
+            for b in utf8 {
+                switch b {
+                case 92: bytes.append(92); bytes.append(92)
+                case 9: bytes.append(92); bytes.append(116)
+                case 10: bytes.append(92); bytes.append(110)
+                case 13: bytes.append(92); bytes.append(114)
+                case 0: break
+                default: bytes.append(b)
                 }
             }
         }
+    }
+
+    mutating func end() {
         bytes.append(10)
+        atRowStart = true
     }
 }
 
@@ -312,7 +324,8 @@ public final class PostgresDestination: Destination {
 
     private func write(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String, copying: Bool) throws {
         try connection.execute("BEGIN")
-        let newAddresses = leads.filter { $0.action == .create && $0.createsAddress }
+        // Indices, not filtered copies of the leads: a copy retains every string of a lead.
+        let newAddresses = leads.indices.filter { leads[$0].action == .create && leads[$0].createsAddress }
         if !newAddresses.isEmpty, let campaign {
             var seq: Int
             if let next = nextSeq[campaign] {
@@ -321,12 +334,17 @@ public final class PostgresDestination: Destination {
                 seq = Int(try connection.execute("SELECT coalesce(max(seq), 0) + 1 FROM campaign_addresses WHERE campaign_id = $1::uuid", [campaign]).first?[0] ?? "1") ?? 1
             }
             var values: [String?] = []
-            values.reserveCapacity(newAddresses.count * 10)
             var text = CopyText()
-            for lead in newAddresses {
-                let a = lead.address!
-                let row = [lead.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, String(seq)]
-                if copying { text.row(row + ["import_list"]) } else { values += row }
+            for k in newAddresses {
+                let a = leads[k].address!
+                let row = [leads[k].addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, String(seq)]
+                if copying {
+                    for value in row { text.value(value) }
+                    text.value("import_list")
+                    text.end()
+                } else {
+                    values += row
+                }
                 seq += 1
             }
             nextSeq[campaign] = seq
@@ -338,15 +356,18 @@ public final class PostgresDestination: Destination {
                 """, types: ["uuid", "uuid", "", "", "", "", "", "", "", "int", "'import_list'"], count: newAddresses.count)
                 + " ON CONFLICT (id) DO NOTHING", values) }
         }
-        let newContacts = leads.filter { $0.action == .create && $0.createsContact }
+        let newContacts = leads.indices.filter { leads[$0].action == .create && leads[$0].createsContact }
         if !newContacts.isEmpty {
             var values: [String?] = []
-            values.reserveCapacity(newContacts.count * 9)
             var text = CopyText()
-            for lead in newContacts {
-                let c = lead.contact!
-                let row = [lead.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, lead.addressID, c.notes]
-                if copying { text.row(row + ["new"]) } else { values += row }
+            for k in newContacts {
+                let c = leads[k].contact!
+                if copying {
+                    for value in [leads[k].contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].addressID, c.notes, "new"] { text.value(value) }
+                    text.end()
+                } else {
+                    values += [leads[k].contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].addressID, c.notes]
+                }
             }
             if copying {
                 try connection.copy("contacts", columns: "id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status", rows: text.bytes)

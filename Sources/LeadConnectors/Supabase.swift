@@ -77,6 +77,7 @@ public final class SupabaseDestination: Destination {
     public let ledgerName: String
     public var capabilities: DestinationCapabilities { Self.capabilities }
     public let config: SupabaseConfig
+    public var credentialsUser: (id: String, setting: String)? { config.userID.map { ($0, "SUPABASE_ACCESS_TOKEN") } }
     private let client: HTTPClient
     private let rest: URL
     private lazy var planner = FlyrPlanner(ledgerName: ledgerName) { [unowned self] campaign in try self.index(campaign: campaign) }
@@ -227,6 +228,8 @@ public final class SupabaseDestination: Destination {
         } catch let refusal as Refusal {
             // 429 or 5xx that outlasted the retries: not delivered; a rerun sends them again.
             return .rows(leads.map { _ in .failed(reason: "Supabase answered \(refusal.text)") })
+        } catch HTTPTransportError.unreachable(_, let reason) {
+            throw DestinationError(destination: name, message: "\(config.url.host ?? "the server") cannot be reached (\(reason)); what was not sent goes with the next run")
         } catch let error as HTTPTransportError {
             return .rows(leads.map { _ in .failed(reason: "no answer from Supabase: \(error)") })
         }

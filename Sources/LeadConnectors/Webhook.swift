@@ -42,6 +42,16 @@ public struct Webhook: Sendable {
     /// has one, else the idempotency key, is the remote id); another 4xx rejects it with the
     /// status and the start of the answer; a 5xx or 429 that outlasts the retries, or no answer
     /// at all, leaves it undelivered for a rerun.
+    /// The hook refused the document for a reason that is not the document's.
+    public struct Refused: Error, CustomStringConvertible {
+        public var status: Int
+        public var body: String
+        public var description: String {
+            let why = status == 401 || status == 403 ? "refuses LeadPort's requests (check LEADPORT_WEBHOOK_SECRET)" : "is gone (the catch hook was deleted?)"
+            return "the webhook answered \(status): it \(why)" + (body.isEmpty ? "" : ": \(body)")
+        }
+    }
+
     public func send(_ document: Data, idempotencyKey: String) throws -> DeliveryResult {
         var headers = HTTPHeaders([("Content-Type", "application/json"), ("Idempotency-Key", idempotencyKey)])
         if let secret {
@@ -53,9 +63,15 @@ public struct Webhook: Sendable {
         do {
             response = try client.send(HTTPRequest(method: "POST", url: url, headers: headers, body: document, replayable: true, timeout: timeout))
         } catch let error as HTTPTransportError {
+            // Never reached: the next document would not be either (WebhookDestination stops).
+            if case .unreachable = error { throw error }
             return .failed(reason: String(describing: error))
         }
         switch response.status {
+        case 401, 403, 404, 410:
+            // The hook refuses everyone (a bad signature secret) or is gone: so it will the
+            // next document too.
+            throw Refused(status: response.status, body: String(response.text.prefix(200)))
         case 200..<300:
             let id = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["id"].map { "\($0)" }
             return .created(remoteID: id ?? idempotencyKey)

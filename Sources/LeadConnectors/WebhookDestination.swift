@@ -38,13 +38,19 @@ public final class WebhookDestination: Destination {
     public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {}
 
     public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
-        .rows(try leads.map { lead in
-            let key = Self.idempotencyKey(lead, hook: ledgerName)
-            let result = try webhook.send(Data(Self.document(lead, campaign: campaign, idempotencyKey: key).utf8), idempotencyKey: key)
-            // The receiver accepts a document either way; the ledger knows it was a change.
-            if lead.action == .update, case .created(let id) = result { return .updated(remoteID: id) }
-            return result
-        })
+        do {
+            return .rows(try leads.map { lead in
+                let key = Self.idempotencyKey(lead, hook: ledgerName)
+                let result = try webhook.send(Data(Self.document(lead, campaign: campaign, idempotencyKey: key).utf8), idempotencyKey: key)
+                // The receiver accepts a document either way; the ledger knows it was a change.
+                if lead.action == .update, case .created(let id) = result { return .updated(remoteID: id) }
+                return result
+            })
+        } catch HTTPTransportError.unreachable(_, let reason) {
+            throw DestinationError(destination: name, message: "cannot be reached (\(reason)); nothing more is sent to it, and what was not sent goes with the next run")
+        } catch let refusal as Webhook.Refused {
+            throw DestinationError(destination: name, message: "\(refusal.description); nothing more is sent to it, and what was not sent goes with the next run")
+        }
     }
 
     static func idempotencyKey(_ lead: OutboundLead, hook: String) -> String {

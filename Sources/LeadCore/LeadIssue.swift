@@ -39,13 +39,18 @@ public enum IssueCode: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// What a failure means for the run (dlt's terminal/transient split).
+/// What a failure means for the run (dlt's terminal/transient split), and so the exit status
+/// the executable's one exit map gives it (design.md §4.6).
 public enum FailureDisposition: Sendable, Equatable {
-    /// Worth retrying: a timeout, a 429, a 5xx.
+    /// Worth retrying: a timeout, a 429, a 5xx. Still failing when retries run out: exit 1.
     case transient
-    /// Stops the run: unreadable input, bad configuration.
+    /// Stops the run: unreadable input, a destination that cannot be reached or refuses the
+    /// credentials. Exit 1; a rerun resumes.
     case terminal
-    /// Record it against the row and go on.
+    /// The command cannot start as given: a bad option, a missing file or sheet, a missing or
+    /// unreadable setting. Exit 2.
+    case usage
+    /// Record it against the row and go on. Exit 3 at the end.
     case rowRejected
 }
 

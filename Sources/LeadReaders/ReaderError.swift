@@ -38,7 +38,13 @@ public struct ReaderError: Error, Locatable, Classified, CustomStringConvertible
         self.location = location
     }
 
-    public var disposition: FailureDisposition { .terminal }
+    /// A file or sheet that is not there is a usage problem; one that cannot be read stops the run.
+    public var disposition: FailureDisposition {
+        switch reason {
+        case .notFound, .sheetNotFound, .sheetsNotSupported: return .usage
+        default: return .terminal
+        }
+    }
 
     public var description: String {
         "\(location?.description ?? file): \(message)"

@@ -167,12 +167,12 @@ public final class LeadStore: @unchecked Sendable {
     }
 
     /// The ledger entries whose leads came from rows with these hashes: hash → (key, remote id).
-    public func ledger(destination: String, rowHashes: [String]) throws -> [String: (key: String, remoteID: String)] {
+    public func ledger(destination: String, rowHashes: [UInt64]) throws -> [UInt64: (key: String, remoteID: String)] {
         try db.read { db in
-            var found: [String: (key: String, remoteID: String)] = [:]
+            var found: [UInt64: (key: String, remoteID: String)] = [:]
             try Self.select(db, scratch, "SELECT row_hash, dedupe_key, remote_id FROM leadport_ledger WHERE destination = ? AND row_hash IN",
-                            destination, rowHashes) { columns in
-                found[columns.text(0)] = (columns.text(1), columns.text(2))
+                            destination, rowHashes.map { String($0, radix: 16) }) { columns in
+                if let hash = columns.hex(0) { found[hash] = (columns.text(1), columns.text(2)) }
             }
             return found
         }
@@ -182,19 +182,26 @@ public final class LeadStore: @unchecked Sendable {
     /// pass over the ledger in its stored order; nil when there are more than `limit`. (For
     /// the 100k-row benchmark list: 0.07 s, where the same entries looked up by hash, 500 to a
     /// statement, took 0.4 s, each hash landing on a page of its own.)
-    public func ledgerByRowHash(destination: String, limit: Int) throws -> [String: (key: String, remoteID: String)]? {
-        try db.read { db in
+    ///
+    /// Read on a connection of its own, so that the store's stays free meanwhile: a rerun's
+    /// first batches look their rows up through it until this is done.
+    public func ledgerByRowHash(destination: String, limit: Int) throws -> [UInt64: (key: String, remoteID: String)]? {
+        var config = Configuration()
+        config.readonly = true
+        config.label = "leadport-ledger-read"
+        return try DatabaseQueue(path: path, configuration: config).read { db in
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM leadport_ledger WHERE destination = ?", arguments: [destination]) ?? 0
             guard count <= limit else { return nil }
-            var found: [String: (key: String, remoteID: String)] = [:]
+            var found: [UInt64: (key: String, remoteID: String)] = [:]
             found.reserveCapacity(count)
             let statement = try db.makeStatement(sql: """
                 SELECT row_hash, dedupe_key, remote_id FROM leadport_ledger NOT INDEXED WHERE destination = ? AND row_hash IS NOT NULL
                 """)
-            let handle = statement.sqliteStatement
-            scratch.reset()
+            let scratch = BindScratch()
             scratch.text(destination)
-            try Self.rows(db, handle, scratch) { columns in found[columns.text(0)] = (columns.text(1), columns.text(2)) }
+            try Self.rows(db, statement.sqliteStatement, scratch) { columns in
+                if let hash = columns.hex(0) { found[hash] = (columns.text(1), columns.text(2)) }
+            }
             return found
         }
     }
@@ -477,9 +484,10 @@ public struct StoreTransaction {
     }
 }
 
-public struct StoreError: Error, CustomStringConvertible {
+public struct StoreError: Error, CustomStringConvertible, Classified {
     public var path: String
     public var message: String
+    public var disposition: FailureDisposition { .terminal }
     public var description: String { "\(path): \(message)" }
 }
 
@@ -582,5 +590,25 @@ struct ResultColumns {
     func text(_ k: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, k) else { return "" }
         return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, k))), as: UTF8.self)
+    }
+
+    /// Column `k` read as a hexadecimal number of at most 16 digits (nil: NULL, empty, or
+    /// anything else), without making a string of it.
+    func hex(_ k: Int32) -> UInt64? {
+        guard let bytes = sqlite3_column_text(handle, k) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, k))
+        guard count > 0, count <= 16 else { return nil }
+        var value: UInt64 = 0
+        for b in UnsafeBufferPointer(start: bytes, count: count) {
+            let digit: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
     }
 }

@@ -16,9 +16,12 @@ public enum Leadport {
     }
 
     /// Runs `leadport arguments…` in `directory` (default: the repository root).
-    /// `environment` is added to the test's own.
+    /// `environment` is added to the test's own. LeadPort's config file is looked for in a
+    /// folder that does not exist unless the test names one: the developer's own
+    /// ~/.config/leadport/config.yaml must not change what a test sees.
     public static func run(_ arguments: [String], in directory: URL? = nil, stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
-        try run(program: binary, arguments, in: directory, stdin: stdin, environment: environment)
+        let isolated = ["XDG_CONFIG_HOME": "/nonexistent/leadport-tests"].merging(environment) { $1 }
+        return try run(program: binary, arguments, in: directory, stdin: stdin, environment: isolated)
     }
 
     /// Runs another program (a checker such as `python3`, found on PATH when not a path).

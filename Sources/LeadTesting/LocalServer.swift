@@ -34,6 +34,20 @@ public final class LocalServer: @unchecked Sendable {
 
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
+    /// A loopback port nothing listens on: one the system just handed out, and closed again.
+    public static func closedPort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     /// Stopped by its own process id, without waiting (waiting for a child's exit needs a run
     /// loop that test threads do not run), and with SIGKILL: a child of the test runner may
     /// inherit a signal mask that blocks SIGTERM.

@@ -1,4 +1,5 @@
 import Foundation
+import LeadCore
 
 /// Writes RFC 4180 CSV to a file, a row at a time. Cells that a spreadsheet would run as a
 /// formula (starting with `=`, `+`, `-`, `@`, tab or carriage return) get a leading `'`,
@@ -56,8 +57,9 @@ public final class CSVWriter {
     }
 }
 
-public struct WriterError: Error, CustomStringConvertible {
+public struct WriterError: Error, CustomStringConvertible, Classified {
     public var path: String
     public var message: String
+    public var disposition: FailureDisposition { .terminal }
     public var description: String { "\(path): \(message)" }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HTTPKit
 import LeadEngine
 
 #if canImport(Glibc)
@@ -21,32 +22,10 @@ enum ExitStatus {
 
     static func exit(for error: Error) -> Never {
         if error is BrokenPipe { Glibc.exit(success) }
-        if let reader = error as? ReaderError {
-            printError("leadport: \(reader.description)")
-            switch reader.reason {
-            case .notFound, .sheetNotFound, .sheetsNotSupported: Glibc.exit(usage)
-            default: Glibc.exit(failed)
-            }
-        }
-        if let mapping = error as? MappingError {
-            printError("leadport: \(mapping.description)")
-            Glibc.exit(usage)
-        }
-        if error is UnknownCampaign || error is AmbiguousCampaign {
-            printError("leadport: \(error)")
-            Glibc.exit(usage)
-        }
-        if let store = error as? StoreError {
-            printError("leadport: \(store.description)")
-            Glibc.exit(failed)
-        }
-        if let destination = error as? DestinationError {
-            printError("leadport: \(destination.description)")
-            Glibc.exit(failed)
-        }
-        if let writer = error as? WriterError {
-            printError("leadport: \(writer.description)")
-            Glibc.exit(failed)
+        // Every error of LeadPort's own declares what it means for the run.
+        if let classified = error as? any Classified & CustomStringConvertible {
+            printError("leadport: \(classified.description)")
+            Glibc.exit(status(for: classified.disposition))
         }
         if let exit = error as? ExitCode { Glibc.exit(exit.rawValue) }
         // A bad option or argument: ArgumentParser's message and usage, with our usage status
@@ -58,8 +37,16 @@ enum ExitStatus {
         LeadPort.exit(withError: error)
     }
 
+    static func status(for disposition: FailureDisposition) -> Int32 {
+        switch disposition {
+        case .usage: return usage
+        case .transient, .terminal: return failed
+        case .rowRejected: return someRejected
+        }
+    }
+
     static func printError(_ message: String) {
-        var text = message
+        var text = KnownSecrets.redact(message)
         text.append("\n")
         text.withUTF8 { bytes in
             var offset = 0

@@ -30,7 +30,7 @@ struct Import: ParsableCommand {
     @Option(help: "The sheet to read, by name or 1-based position.")
     var sheet: String?
 
-    @Option(name: .customLong("to"), help: ArgumentHelp("Destination: \(DestinationOption.help). Credentials come from the environment: docs/destinations.md.",
+    @Option(name: .customLong("to"), help: ArgumentHelp("Destination: \(DestinationRegistry.help). Credentials come from the environment or the config file: docs/destinations.md.",
                                                         valueName: "dest"))
     var destinations: [String] = []
 
@@ -73,7 +73,8 @@ struct Import: ParsableCommand {
         if destinations.count > 1 {
             throw ValidationError("one --to per run for now: import once per destination (each keeps its own ledger, so every run sends only what it lacks)")
         }
-        let destination = try DestinationOption.parse(to)
+        let destination: DestinationRegistry.Target
+        do { destination = try DestinationRegistry.parse(to) } catch let error as RegistryError { throw ValidationError(error.message) }
         if let user, UUID(uuidString: user) == nil { throw ValidationError("--user takes a user's id (a UUID), not \"\(user)\"") }
         if let export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {
             throw ValidationError("--export writes a workbook or CSV: give a .xlsx or .csv file name, not \"\(export)\"")
@@ -85,7 +86,7 @@ struct Import: ParsableCommand {
             throw ValidationError("\(file) is given twice; name each file to import once")
         }
         var outputs: [String: String] = [:]
-        let database: (String, String) = { if case .sqlite(let path) = destination { return ("--to", path) }; return ("--ledger", ledger) }()
+        let database: (String, String) = destination.embeddedPath.map { ("--to", $0) } ?? ("--ledger", ledger)
         for (option, path) in [("--export", export), ("--report", report), ("--rejects", rejects), database] {
             guard let path else { continue }
             let canonical = Self.canonical(path)
@@ -106,21 +107,23 @@ struct Import: ParsableCommand {
         options.reader.sheet = sheet
         let style: ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
         let reporter = ProgressReporter(style: style)
-        let kind = try DestinationOption.parse(to)
+        let target: DestinationRegistry.Target
+        do { target = try DestinationRegistry.parse(to) } catch let error as RegistryError { throw ValidationError(error.message) }
+        let settings = try Settings.load()
         // Retries are reported as batch events under the destination's name (known once it is open).
         let named = DestinationName()
-        options.remote = try DestinationOption.open(kind) { [reporter, named] event in
+        options.remote = try DestinationRegistry.open(target, settings: settings) { [reporter, named] event in
             let cause = event.status.map { "HTTP \($0)" } ?? event.error.map { "\($0)" } ?? "an error"
             reporter.handle(.batch(BatchResult(destination: named.value, size: 0, status: "retry after \(cause)",
                                                attempt: event.attempt, retryAfter: event.retryAfter ?? event.wait)))
         }
         named.value = options.remote?.name ?? to
-        if case .sqlite(let path) = kind { options.databasePath = path } else { options.databasePath = ledger }
+        options.databasePath = target.embeddedPath ?? ledger
         if let user { options.user = user }
         options.buildIdentity = LeadPortVersion.build
-        if let supabase = options.remote as? SupabaseDestination, let owner = supabase.config.userID {
+        if let (owner, setting) = options.remote?.credentialsUser {
             if let user, user.lowercased() != owner.lowercased() {
-                throw ValidationError("--user \(user) is not the user of SUPABASE_ACCESS_TOKEN (\(owner)); leave --user out")
+                throw ValidationError("--user \(user) is not the user of \(setting) (\(owner)); leave --user out")
             }
             options.user = owner
         }

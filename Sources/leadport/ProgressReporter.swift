@@ -1,4 +1,5 @@
 import Foundation
+import HTTPKit
 import LeadEngine
 
 /// Renders the engine's progress events on stderr: a bar redrawn at most 10 times a second,
@@ -117,7 +118,7 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     private func writeRaw(_ text: String) {
-        var t = text
+        var t = KnownSecrets.redact(text)
         t.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     }
 }

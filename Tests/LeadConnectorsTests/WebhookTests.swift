@@ -33,10 +33,16 @@ import Testing
         #expect(headers["X-LeadPort-Signature"]?.hasPrefix("sha256=") == true)
     }
 
-    @Test func aWrongSecretIsRefusedByTheReceiverAndTheLeadRejected() throws {
-        let result = try webhook("/hook?secret=the-right-one", secret: "a-wrong-one").send(Data("{}".utf8), idempotencyKey: "k")
-        guard case .rejected(let reason) = result else { Issue.record("\(result)"); return }
-        #expect(reason.contains("401"))
+    /// Issue 13 item 5: a hook that refuses the signature refuses every document, so the
+    /// refusal stops the destination instead of rejecting each row in turn.
+    @Test func aWrongSecretIsARefusalOfTheHookNotOfTheLead() throws {
+        #expect {
+            try webhook("/hook?secret=the-right-one", secret: "a-wrong-one").send(Data("{}".utf8), idempotencyKey: "k")
+        } throws: { error in
+            let text = "\(error)"
+            return error is Webhook.Refused && text.contains("401") && text.contains("LEADPORT_WEBHOOK_SECRET") && !text.contains("a-wrong-one")
+        }
+        #expect(try recorded().count == 1, "not retried")
     }
 
     @Test func aReceiverThatKeepsFailingLeavesTheLeadForARerun() throws {

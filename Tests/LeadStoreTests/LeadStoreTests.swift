@@ -49,21 +49,26 @@ import Testing
         let (store, dir) = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = SourceLocation(file: "a.csv", row: 2)
+        // Row hashes are 64-bit numbers kept as lower-case hexadecimal: some with all 16 digits
+        // and the top bit set, some short.
+        func hash(_ i: Int) -> UInt64 { i % 2 == 0 ? 0xF000_0000_0000_0000 | UInt64(i) : UInt64(i) }
         // 1,201 entries: the batch look-up crosses two full lists of 500 and pads the third.
         try store.transaction { tx in
-            try tx.record((0...1200).map { LedgerRecord(destination: "pg", key: "k\($0)", remoteID: "r\($0)", hash: "h", run: "r", source: source, rowHash: "x\($0)") }
+            try tx.record((0...1200).map { LedgerRecord(destination: "pg", key: "k\($0)", remoteID: "r\($0)", hash: "h", run: "r", source: source,
+                                                        rowHash: String(hash($0), radix: 16)) }
                           + [LedgerRecord(destination: "pg", key: "no-hash", remoteID: "r", hash: "h", run: "r", source: source),
-                             LedgerRecord(destination: "other", key: "k0", remoteID: "o0", hash: "h", run: "r", source: source, rowHash: "x0")])
+                             LedgerRecord(destination: "pg", key: "not-hex", remoteID: "r", hash: "h", run: "r", source: source, rowHash: "x1"),
+                             LedgerRecord(destination: "other", key: "k0", remoteID: "o0", hash: "h", run: "r", source: source, rowHash: String(hash(0), radix: 16))])
         }
-        let asked = (0...1200).map { "x\($0)" } + ["x-unknown"]
+        let asked = (0...1200).map(hash) + [0xDEAD_BEEF]
         let byBatch = try store.ledger(destination: "pg", rowHashes: asked)
         #expect(byBatch.count == 1201)
-        #expect(byBatch["x700"]?.key == "k700" && byBatch["x700"]?.remoteID == "r700" && byBatch["x1200"]?.remoteID == "r1200")
-        let whole = try #require(try store.ledgerByRowHash(destination: "pg", limit: 1202))
-        #expect(whole.count == 1201 && whole["x0"]?.remoteID == "r0" && whole["x1200"]?.key == "k1200")
-        #expect(try store.ledgerByRowHash(destination: "other", limit: 10)?["x0"]?.remoteID == "o0")
-        // Counted with the entry that has no row hash: 1,202 entries are over a limit of 1,201.
-        #expect(try store.ledgerByRowHash(destination: "pg", limit: 1201) == nil)
+        #expect(byBatch[hash(700)]?.key == "k700" && byBatch[hash(700)]?.remoteID == "r700" && byBatch[hash(1199)]?.remoteID == "r1199")
+        let whole = try #require(try store.ledgerByRowHash(destination: "pg", limit: 1203))
+        #expect(whole.count == 1201 && whole[hash(0)]?.remoteID == "r0" && whole[hash(1200)]?.key == "k1200" && whole[hash(1)]?.key == "k1")
+        #expect(try store.ledgerByRowHash(destination: "other", limit: 10)?[hash(0)]?.remoteID == "o0")
+        // Counted with the entries that have no usable row hash: 1,203 entries are over a limit of 1,202.
+        #expect(try store.ledgerByRowHash(destination: "pg", limit: 1202) == nil)
     }
 
     @Test func aFailedTransactionLeavesNeitherRowsNorLedgerEntries() throws {

@@ -281,4 +281,19 @@ extension PostgresDestinationTests {
         #expect(RemoteImport.count(outcomes, "created") == 2)
         #expect(try db.int("SELECT count(*) FROM contacts WHERE notes LIKE '%callback%'") == 1)
     }
+
+    /// COPY's text format escapes backslash, tab, newline and carriage return; a note holding
+    /// all four (and a plain one beside it) arrives in PostgreSQL exactly as the cell held it.
+    @Test func copyKeepsTabsNewlinesAndBackslashes() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let list = t.dir.appendingPathComponent("escapes.csv")
+        try Data("Name,Email,Notes\nAnn Lee,ann@example.com,\"C:\\leads\tgate\r\ncode 4\"\nBo Park,bo@example.com,plain\n".utf8).write(to: list)
+        let (result, outcomes) = try t.run(list, to: db.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(RemoteImport.count(outcomes, "created") == 2)
+        #expect(try db.int("SELECT count(*) FROM contacts WHERE notes = E'C:\\\\leads\\tgate\\r\\ncode 4'") == 1)
+        #expect(try db.int("SELECT count(*) FROM contacts WHERE notes = 'plain'") == 1)
+    }
 }

@@ -74,6 +74,26 @@ import Testing
         #expect(try stats()["writes"]! == writes)
     }
 
+    /// Issue 13 item 1: the settings may come from LeadPort's config file instead of the
+    /// environment, and a file others could read is refused before anything is sent.
+    @Test func credentialsComeFromTheConfigFileWhenOnlyItsOwnerCanReadIt() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 20)
+        let config = t.dir.appendingPathComponent("config.yaml")
+        let key = try token(role: "service_role")
+        try "SUPABASE_URL: \(double.url("").absoluteString)\nSUPABASE_SERVICE_ROLE_KEY: \(key)\n".write(to: config, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: config.path)
+        let refused = try t.run(list, to: "supabase", environment: ["LEADPORT_CONFIG": config.path])
+        #expect(refused.result.status == 2)
+        #expect(refused.result.stderr.contains("chmod 600") && !refused.result.stderr.contains(key), "\(refused.result.stderr)")
+        #expect(try stats()["writes"] == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: config.path)
+        let first = try t.run(list, to: "supabase", environment: ["LEADPORT_CONFIG": config.path])
+        #expect(first.result.status == 0, "\(first.result.stderr)")
+        #expect(RemoteImport.count(first.outcomes, "created") == 20)
+        #expect(try db.int("SELECT count(*) FROM contacts") == 20)
+    }
+
     @Test func aConstraintViolationMidBatchIsNarrowedToItsRowWithPostgrestsReason() throws {
         defer { t.remove() }
         try db.connection.execute("ALTER TABLE contacts ADD CONSTRAINT no_blocked_domain CHECK (email NOT LIKE '%@blocked.example')")
@@ -178,5 +198,29 @@ import Testing
         let unset = try t.run(list, to: "supabase", environment: ["SUPABASE_URL": "", "SUPABASE_SERVICE_ROLE_KEY": ""])
         #expect(unset.result.status == 2)
         #expect(unset.result.stderr.contains("SUPABASE_URL"))
+    }
+
+    /// Issue 13 item 5: a 401 whose body repeated the Supabase key was printed on stderr in
+    /// full. With a server that echoes the credentials, neither stderr nor the report holds them.
+    @Test func aKeyTheServerEchoesIsScrubbedFromEverythingPrinted() throws {
+        defer { t.remove() }
+        let echoing = try LocalServer(script: "servers/postgrest_double.py", arguments: ["--db", db.url, "--echo-credentials-in-errors"])
+        let list = try t.list("leads.csv", count: 5)
+        let wrong = "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIn0.echoed-back-by-the-server"
+        let run = try t.run(list, to: "supabase", environment: ["SUPABASE_URL": echoing.url("").absoluteString, "SUPABASE_SERVICE_ROLE_KEY": wrong])
+        #expect(run.result.status == 1)
+        #expect(run.result.stderr.contains("401") && run.result.stderr.contains("[redacted]"), "\(run.result.stderr)")
+        #expect(!run.result.stderr.contains("echoed-back-by-the-server"), "\(run.result.stderr)")
+    }
+
+    /// A project that cannot be reached stops the run at once, not after minutes of retries.
+    @Test func aProjectThatCannotBeReachedStopsWithinSeconds() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 5)
+        let started = Date()
+        let run = try t.run(list, to: "supabase", environment: ["SUPABASE_URL": "http://127.0.0.1:\(LocalServer.closedPort())", "SUPABASE_SERVICE_ROLE_KEY": try token(role: "service_role")])
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(run.result.status == 1)
+        #expect(run.result.stderr.contains("cannot be reached"), "\(run.result.stderr)")
     }
 }

@@ -49,21 +49,45 @@ import Testing
         #expect(!keys.contains(((all[12]["headers"] as? [String: String])?["Idempotency-Key"]) ?? ""))
     }
 
-    @Test func aWrongSignatureOrARefusalRejectsTheRowsWithTheAnswer() throws {
+    /// Issue 13 item 5: a hook that refuses LeadPort's signature stops the run with one message
+    /// after one request; the rows stay unsent for the next run (exit 1), not rejected one by one.
+    @Test func aWrongSignatureStopsTheRunAndLeavesTheRowsForTheNext() throws {
         defer { t.remove() }
         let list = try t.list("leads.csv", count: 3)
+        let before = try hooks().count
         let run = try t.run(list, to: "webhook:" + server.url("/hook?secret=right").absoluteString, environment: ["LEADPORT_WEBHOOK_SECRET": "wrong"])
-        #expect(run.result.status == 3)
-        #expect(RemoteImport.count(run.outcomes, "rejected") == 3)
-        #expect(run.outcomes[2]?[1].contains("401") == true, "\(run.outcomes)")
+        #expect(run.result.status == 1)
+        #expect(run.result.stderr.contains("401") && run.result.stderr.contains("LEADPORT_WEBHOOK_SECRET"), "\(run.result.stderr)")
+        #expect(run.outcomes.isEmpty, "no row has an outcome: \(run.outcomes)")
+        #expect(try hooks().count == before + 1)
+        // With the right secret the same import sends all three.
+        let fixed = try t.run(list, to: "webhook:" + server.url("/hook?secret=right").absoluteString, environment: ["LEADPORT_WEBHOOK_SECRET": "right"])
+        #expect(fixed.result.status == 0, "\(fixed.result.stderr)")
+        #expect(RemoteImport.count(fixed.outcomes, "created") == 3)
         let bad = try Leadport.run(["import", list.path, "--to", "webhook:ftp://example.com/x"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("http(s) URL"))
         // Two destinations in one run are refused, not one of them silently dropped.
-        let before = try hooks().count
+        let sentBefore = try hooks().count
         let two = try Leadport.run(["import", list.path, "--to", "sqlite:" + t.dir.appendingPathComponent("a.db").path, "--to", "webhook:" + server.url("/hook").absoluteString])
         #expect(two.status == 2)
         #expect(two.stderr.contains("one --to per run"), "\(two.stderr)")
-        #expect(try hooks().count == before)
+        #expect(try hooks().count == sentBefore)
+    }
+
+    /// Issue 13 item 5: a hook whose host refuses connections stopped the run only after 146 s
+    /// of retries for 6 rows. Now: one message within seconds, exit 1, the hook's secret path
+    /// not printed, and nothing recorded, so the next run sends every row.
+    @Test func aHostThatRefusesConnectionsStopsTheRunWithinSeconds() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 6)
+        let hook = "http://127.0.0.1:\(LocalServer.closedPort())/hooks/catch/123/very-secret-path/"
+        let started = Date()
+        let run = try t.run(list, to: "webhook:" + hook)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(run.result.status == 1)
+        #expect(run.result.stderr.contains("cannot be reached"), "\(run.result.stderr)")
+        #expect(!run.result.stderr.contains("very-secret-path"), "\(run.result.stderr)")
+        #expect(run.outcomes.isEmpty)
     }
 }

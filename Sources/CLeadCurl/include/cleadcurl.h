@@ -28,4 +28,5 @@ void lp_http_response_free(lp_http_response *response);
 // CURLcode groups, for the Swift side's error kinds.
 int lp_http_is_timeout(int code);
 int lp_http_is_connection_problem(int code);
+int lp_http_is_unreachable(int code);
 #endif

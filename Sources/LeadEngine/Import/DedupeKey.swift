@@ -159,9 +159,15 @@ enum RowHash {
         return h.value
     }
 
-    static func of(_ cells: [String], fingerprint: UInt64) -> String {
+    /// Kept as a number while the run looks rows up (a 16-digit text key cost an allocation,
+    /// SipHash over it and a compare per look-up on the main thread of a rerun); the ledger
+    /// stores it as `text`.
+    static func of(_ cells: [String], fingerprint: UInt64) -> UInt64 {
         var h = FNV64(seed: fingerprint)
         for cell in cells { h.mix(cell) }
-        return String(h.value, radix: 16)
+        return h.value
     }
+
+    /// The hash as the ledger's `row_hash` column holds it: lower-case hexadecimal.
+    static func text(_ hash: UInt64) -> String { String(hash, radix: 16) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPKit
 import LeadConnectors
 import LeadCore
 import LeadNormalize
@@ -55,11 +56,14 @@ extension ImportRun {
         private var settledWidth = 0
         /// Rows the store wrote since the last commit (for the embedded database's batch event).
         private var written = 0
-        /// For a remote destination (not in a dry run), the thread that sends each batch,
-        /// records it in the ledger and reports its rows, while the delivery thread dedupes and
-        /// prepares the next: LeadPort's work on batch n+1 then overlaps the destination's on
-        /// batch n, instead of waiting for it.
+        /// For a remote destination (not in a dry run), the thread that sends each batch while
+        /// the delivery thread dedupes and prepares the next, and the thread that records what
+        /// was sent in the ledger and reports its rows while the next batch goes: LeadPort's
+        /// work on the batches either side then overlaps the destination's on batch n, which
+        /// otherwise waited while its answer was recorded (some 0.2 s of a 4 s import of 100k
+        /// rows into PostgreSQL).
         private var sending: (queue: BlockingQueue<Staged?>, thread: WorkerThread, remote: any Destination)?
+        private var recording: (queue: BlockingQueue<Sent?>, thread: WorkerThread)?
 
         init(run: ImportRun, store: LeadStore, campaign: String?, target: Mapping.Target, runID: String, failure: FirstFailure) throws {
             self.run = run
@@ -73,21 +77,39 @@ extension ImportRun {
             export = try run.options.exportPath.map { try openTableWriter(path: $0) }
             try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
             if let remote = run.options.remote, !run.options.dryRun {
+                let sent = BlockingQueue<Sent?>(capacity: ImportRun.queuedBatches)
+                let recorder = WorkerThread(name: "leadport-record") { [self] in
+                    var draining = false
+                    while let item = sent.take() {
+                        // What was sent before a failure elsewhere is still recorded: the
+                        // destination has it. After a failure here, nothing more is.
+                        guard !draining else { continue }
+                        do {
+                            try self.record(item)
+                        } catch {
+                            failure.record(error)
+                            failed(recordingThread: true)
+                            draining = true
+                        }
+                    }
+                    settleLast()
+                }
                 let queue = BlockingQueue<Staged?>(capacity: ImportRun.queuedBatches)
                 let thread = WorkerThread(name: "leadport-send") { [self] in
                     while let staged = queue.take() {
                         // After a failure anywhere, what is still queued is dropped unsent.
                         guard failure.error == nil else { continue }
                         do {
-                            try self.send(staged)
+                            try self.send(staged, to: sent)
                         } catch {
                             failure.record(error)
-                            failed(sendingThread: true)
                         }
                     }
-                    settleLast()
+                    sent.put(nil)
+                    recorder.join()
                 }
                 sending = (queue, thread, remote)
+                recording = (sent, recorder)
             }
         }
 
@@ -116,29 +138,40 @@ extension ImportRun {
             }
         }
 
-        /// On the sending thread.
-        private func send(_ staged: consuming Staged) throws {
+        /// On the sending thread: a batch that was not sent whole (its connection lost, its
+        /// credentials refused) is not handed on; its rows stay pending for the rerun.
+        private func send(_ staged: consuming Staged, to sent: BlockingQueue<Sent?>) throws {
             guard let remote = sending?.remote else { return }
             switch consume staged {
+            case .file(let file, let plan): sent.put(.file(file, plan))
+            case .batch(let batch, _, let outgoing):
+                let answers = try outgoing.map { try run.transmit($0, to: remote, campaign: campaign) } ?? []
+                sent.put(.batch(batch, outgoing, answers))
+            }
+        }
+
+        /// On the recording thread.
+        private func record(_ item: consuming Sent) throws {
+            switch consume item {
             case .file(let file, let plan): try startFile(file, plan: plan)
-            case .batch(var batch, _, let outgoing):
-                if let outgoing { try run.send(outgoing, batch: &batch, to: remote, store: store, campaign: campaign, runID: runID) }
+            case .batch(var batch, let outgoing, let answers):
+                if let outgoing { try run.record(outgoing, answers: answers, batch: &batch, store: store, runID: runID) }
                 try settle(batch)
             }
         }
 
-        /// After an error in `handle` or `send`: when it undid the store's open transaction,
+        /// After an error in `handle` or `record`: when it undid the store's open transaction,
         /// the rows settled since the last commit are not written, and go unreported. (For a
-        /// remote destination the settled rows are the sending thread's: only it calls this.)
-        func failed(sendingThread: Bool = false) {
-            if sending == nil || sendingThread, !store.isWriting {
+        /// remote destination the settled rows are the recording thread's: only it calls this.)
+        func failed(recordingThread: Bool = false) {
+            if recording == nil || recordingThread, !store.isWriting {
                 settled.removeAll()
                 written = 0
             }
         }
 
         /// At the end of the rows, on the delivery thread: commits and reports what is left
-        /// (for a remote destination, once the sending thread is done with what it was given).
+        /// (for a remote destination, once the sending and recording threads are done with what they were given).
         /// What was written before a failure in another stage is committed, as it would have
         /// been had that stage failed a little later.
         func end() {
@@ -212,17 +245,19 @@ extension ImportRun {
             let destination = run.destination
             for row in rows {
                 let (source, outcome) = (row.source, row.outcome)
+                // A destination's reason may quote what its server said, secrets included.
+                let reason = row.reason.map(KnownSecrets.redact)
                 counts[outcome, default: 0] += 1
                 self.rows += 1
-                run.emit(.row(RowResult(location: source, destination: destination, outcome: outcome, remoteID: row.remoteID, reason: row.reason)))
-                try report?.write([source.file, source.sheet ?? "", String(source.row), destination, outcome.rawValue, row.remoteID ?? "", row.reason ?? ""])
+                run.emit(.row(RowResult(location: source, destination: destination, outcome: outcome, remoteID: row.remoteID, reason: reason)))
+                try report?.write([source.file, source.sheet ?? "", String(source.row), destination, outcome.rawValue, row.remoteID ?? "", reason ?? ""])
                 if outcome == .rejected, let cells = row.kept?.cells {
                     try rejects?.write(run.fitted(cells, settledWidth) + [source.file, source.sheet ?? "", String(source.row),
-                                                                         (row.stage ?? .destination).rawValue, row.reason ?? ""])
+                                                                         (row.stage ?? .destination).rawValue, reason ?? ""])
                 }
                 if let export, let cells = row.kept?.cells, let lead = row.kept?.lead {
                     try export.write(run.fitted(cells, settledWidth).map(SheetCell.text) + ExportColumns.values(lead)
-                                     + [.text(outcome.rawValue), .text(row.reason ?? ""), .number(Double(source.row))])
+                                     + [.text(outcome.rawValue), .text(reason ?? ""), .number(Double(source.row))])
                 }
             }
         }

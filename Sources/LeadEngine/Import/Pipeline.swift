@@ -74,6 +74,19 @@ final class Background<T: Sendable>: @unchecked Sendable {
         defer { lock.unlock() }
         return try result!.get()
     }
+
+    /// The value if it is worked out already, nil if not yet (without waiting).
+    func valueIfReady() throws -> T? {
+        try lock.withLock { try result?.get() }
+    }
+
+    /// Waits for the value and lets it go, on the calling thread: `value()` must not be asked
+    /// for again.
+    func discard() {
+        _ = try? value()
+        let dropped = lock.withLock { result.take() }
+        _ = dropped
+    }
 }
 
 /// Maps a batch on every core, in order. The batch is cut into small chunks that the cores

@@ -183,7 +183,10 @@ public enum DedupeKeyKind: String, Codable, Sendable, CaseIterable {
     case email, phone, address
 }
 
-public enum MappingError: Error, CustomStringConvertible, Equatable {
+public enum MappingError: Error, CustomStringConvertible, Equatable, Classified {
+    /// A mapping or preset that cannot be used is a usage problem.
+    public var disposition: FailureDisposition { .usage }
+
     case unreadable(String)
     case invalid(String, String)
     case unknownPreset(String, available: [String])
