@@ -51,6 +51,7 @@ import Testing
         #"<row r="2"><c r="A2"><v>1</v></c></row><row r="2"><c r="B2"><v>2</v></c></row>"#,
         #"<row r="1"><c r="B1"><v>1</v></c><c r="B1"><v>2</v></c><c r="A1" t="s"><v>1</v></c><c r="A1"><v>3</v></c></row>"#,
         #"<row r="1"><c r="A1" t="d"><v>T00:00:00</v></c><c r="B1" t="d"><v>Z</v></c></row><row r="2"><c><v>1</v></c></row>"#,
+        #"<row r="1"><c r="B1"><v>1</v></c><c r="XFD1"><v>2</v></c><c r="B1"><v>3</v></c></row><row r="2"><c r="CZ2"><v>4</v></c></row>"#,
     ])
     func countAgreesWithRowsOnDegenerateSheets(sheetData: String) throws {
         let strings = SharedStrings(limit: 1 << 20, file: "t.xlsx")
@@ -65,6 +66,22 @@ import Testing
         counting.countOnly = true
         try push(xml, to: counting)
         #expect(CellCount(rows: counting.countedRows, cells: counting.countedCells) == reading.outputCount)
+    }
+
+    /// A row with a long run of empty cells is kept as its cells and padded when handed over:
+    /// the same row a dense one would be, a later cell of a column winning.
+    @Test func aSparseRowIsPaddedAsADenseRowWouldBe() throws {
+        let strings = SharedStrings(limit: 1 << 20, file: "t.xlsx")
+        let handler = SheetHandler(strings: strings, kinds: [.number], date1904: false, file: "t.xlsx", sheet: "S", maxCellBytes: 1 << 10)
+        try push(#"<worksheet><sheetData><row r="1"><c r="B1"><v>1</v></c><c r="XFD1"><v>2</v></c><c r="B1"><v>3</v></c></row></sheetData></worksheet>"#, to: handler)
+        guard case .sparse(let location, let cells)? = handler.output.first else {
+            Issue.record("the row was not kept sparse")
+            return
+        }
+        let row = SheetHandler.Output.padded(location, cells)
+        #expect(row.cells.count == 16_384)
+        #expect(row.cells[1] == "3" && row.cells[16_383] == "2")
+        #expect(row.cells.filter { !$0.isEmpty }.count == 2)
     }
 
     private func push(_ xml: String, to handler: XMLHandler) throws {

@@ -10,8 +10,18 @@ import Glibc
 /// The consumer calls `next()` and gets a view of the oldest filled chunk, valid until its
 /// next call. An inflate error is handed over in order, after the chunks read before it.
 /// Dropping the inflater stops and joins the thread.
+///
+/// A part that declares at most `inlineBytes` (and at most one chunk) is inflated on the
+/// caller's thread, from the archive's own handle: the parser would wait for its one chunk
+/// anyway, and starting a thread with a second zip handle (and a 512 KiB ring) costs more than
+/// reading it (under AddressSanitizer, the most of a small workbook's time in the `xlsx` fuzz
+/// target). Larger parts, where inflating and parsing do overlap, keep the thread; so do the
+/// 22 KiB sheets of the fuzz seeds.
 final class PrefetchingInflater: @unchecked Sendable {
+    static let inlineBytes = 16 << 10
     private let entry: ZipEntryReader
+    /// Read on the caller's thread: no producer, one slot.
+    private let inline: Bool
     private let chunk: Int
     private let slots: [UnsafeMutableRawBufferPointer]
     private var lengths: [Int]
@@ -31,13 +41,24 @@ final class PrefetchingInflater: @unchecked Sendable {
     private var thread: pthread_t?
 
     /// Opens `part` on a second handle of the archive's file and starts inflating.
-    init(archive original: ZipArchive, part: String, slots count: Int = 4, chunk: Int = 128 << 10) throws {
+    init(archive original: ZipArchive, part: String, slots count: Int = 4, chunk: Int = 128 << 10,
+         inlineBytes: Int = PrefetchingInflater.inlineBytes) throws {
+        let direct = try original.open(part)
+        let inlineLimit = min(chunk, inlineBytes)
+        inline = direct.declared <= Int64(inlineLimit)
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
+        if inline {
+            entry = direct
+            self.chunk = inlineLimit
+            slots = [.allocate(byteCount: max(inlineLimit, 1), alignment: 16)]
+            lengths = [0]
+            return
+        }
         entry = try original.reopened().open(part)
         self.chunk = chunk
         slots = (0..<count).map { _ in .allocate(byteCount: chunk, alignment: 16) }
         lengths = Array(repeating: 0, count: count)
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
         var created = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         if pthread_create(&created, nil, { raw in
@@ -72,6 +93,18 @@ final class PrefetchingInflater: @unchecked Sendable {
     /// The next inflated chunk; an empty buffer at the end of the part.
     func next() throws -> UnsafeRawBufferPointer {
         if consumerDone { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        if inline {
+            // As the producer hands them over: the bytes before an error, then the error once.
+            let n: Int
+            do {
+                n = try entry.read(into: slots[0])
+            } catch {
+                consumerDone = true
+                throw error
+            }
+            if n == 0 { consumerDone = true }
+            return UnsafeRawBufferPointer(rebasing: slots[0][0..<n])
+        }
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         if holding {

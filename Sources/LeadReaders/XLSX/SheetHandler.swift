@@ -12,7 +12,22 @@ final class SheetHandler: XMLHandler {
     enum Output {
         case blank(ClosedRange<Int>)
         case row(RawRow)
+        /// A row with long runs of empty cells, kept as its non-empty cells (a later cell of
+        /// a column replaces an earlier one) and padded only when `next()` hands it over: a
+        /// 128 KiB chunk of rows that each hold one cell at XFD would otherwise become
+        /// 16,384 strings a row, over a gigabyte, before the reader returns the first.
+        case sparse(SourceLocation, [(column: Int, value: String)])
+
+        /// The row `sparse` stands for, as `row` would hold it.
+        static func padded(_ location: SourceLocation, _ cells: [(column: Int, value: String)]) -> RawRow {
+            var values = [String](repeating: "", count: (cells.map(\.column).max() ?? -1) + 1)
+            for cell in cells { values[cell.column] = cell.value }
+            return RawRow(location: location, cells: values)
+        }
     }
+
+    /// Empty cells `endRow` pads with before it keeps a row as `sparse` instead.
+    static let densePadding = 64
 
     enum CellType: UInt8 { case number, shared, formulaString, inline, boolean, error, isoDate }
 
@@ -178,9 +193,17 @@ final class SheetHandler: XMLHandler {
             return
         }
         var values: [String] = []
+        var sparse: [(column: Int, value: String)]?
         for cell in cells {
             guard let value = materialize(cell) else { return }
             if value.isEmpty { continue }
+            if sparse == nil && cell.column - values.count > Self.densePadding {
+                sparse = values.indices.filter { !values[$0].isEmpty }.map { ($0, values[$0]) }
+            }
+            if sparse != nil {
+                sparse!.append((cell.column, value))
+                continue
+            }
             if values.count < cell.column { values.append(contentsOf: repeatElement("", count: cell.column - values.count)) }
             if cell.column < values.count {
                 values[cell.column] = value  // a repeated reference: the later cell wins
@@ -188,10 +211,15 @@ final class SheetHandler: XMLHandler {
                 values.append(value)
             }
         }
-        guard !values.isEmpty else { return }
+        guard !values.isEmpty || sparse != nil else { return }
         if rowNumber > emittedThrough + 1 { output.append(.blank(emittedThrough + 1...rowNumber - 1)) }
         emittedThrough = max(emittedThrough, rowNumber)
-        output.append(.row(RawRow(location: SourceLocation(file: file, sheet: sheet, row: rowNumber), cells: values)))
+        let location = SourceLocation(file: file, sheet: sheet, row: rowNumber)
+        if let sparse {
+            output.append(.sparse(location, sparse))
+        } else {
+            output.append(.row(RawRow(location: location, cells: values)))
+        }
     }
 
     private func countRow() {
@@ -335,6 +363,9 @@ extension SheetHandler {
             case .row(let row):
                 count.rows += 1
                 count.cells += row.cells.filter { !$0.isEmpty }.count
+            case .sparse(let location, let cells):
+                count.rows += 1
+                count.cells += Output.padded(location, cells).cells.filter { !$0.isEmpty }.count
             }
         }
         return count

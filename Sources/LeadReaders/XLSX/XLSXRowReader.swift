@@ -1,7 +1,7 @@
 import LeadCore
 
 /// Streams the rows of one worksheet: the sheet XML is inflated in chunks on a second
-/// thread and pushed through libxml2's SAX2 parser on the caller's, so memory is bounded by
+/// thread (on this one when it declares at most 16 KiB) and pushed through libxml2's SAX2 parser on the caller's, so memory is bounded by
 /// the shared-string table and a few chunks' rows, not by the sheet. A single forward stream.
 public final class XLSXRowReader: RowReader {
     public let description: SourceDescription
@@ -69,6 +69,11 @@ public final class XLSXRowReader: RowReader {
                     return RawRow(location: SourceLocation(file: workbook.file, sheet: sheetName, row: row, recordIndex: take()), cells: [])
                 case .row(var row):
                     outputIndex += 1
+                    row.location.recordIndex = take()
+                    return row
+                case .sparse(let location, let cells):
+                    outputIndex += 1
+                    var row = SheetHandler.Output.padded(location, cells)
                     row.location.recordIndex = take()
                     return row
                 }

@@ -11,6 +11,9 @@ final class XLSXWorkbook {
     private let sharedStringsPart: String?
     private(set) var numberKinds: [NumberKind] = []
     private var loaded = false
+    /// Why loading failed: every later sheet reader fails the same way, rather than reading
+    /// with a half-filled string table.
+    private var loadFailure: (any Error)?
     private(set) var sharedStrings: SharedStrings
 
     init(archive: ZipArchive) throws {
@@ -68,15 +71,21 @@ final class XLSXWorkbook {
 
     /// Reads styles and the shared-string table (once).
     func loadSharedParts() throws {
+        if let loadFailure { throw loadFailure }
         guard !loaded else { return }
         loaded = true
-        if let stylesPart, archive.contains(stylesPart) {
-            let styles = StylesHandler()
-            try parsePart(archive, stylesPart, handler: styles)
-            numberKinds = styles.kinds()
-        }
-        if let sharedStringsPart, archive.contains(sharedStringsPart) {
-            try parsePart(archive, sharedStringsPart, handler: sharedStrings, inBackground: true)
+        do {
+            if let stylesPart, archive.contains(stylesPart) {
+                let styles = StylesHandler()
+                try parsePart(archive, stylesPart, handler: styles)
+                numberKinds = styles.kinds()
+            }
+            if let sharedStringsPart, archive.contains(sharedStringsPart) {
+                try parsePart(archive, sharedStringsPart, handler: sharedStrings, inBackground: true)
+            }
+        } catch {
+            loadFailure = error
+            throw error
         }
     }
 

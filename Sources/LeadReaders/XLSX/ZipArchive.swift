@@ -88,7 +88,7 @@ final class ZipArchive {
         guard let entry = zip_fopen_index(handle, zip_uint64_t(index), 0) else {
             throw ReaderError(file: file, .corruptZip("\(name): \(lastError)"))
         }
-        return ZipEntryReader(entry: entry, archive: self, name: name, compressed: compressed)
+        return ZipEntryReader(entry: entry, archive: self, name: name, compressed: compressed, declared: declared)
     }
 
     /// Reads a whole (small) part.
@@ -118,15 +118,18 @@ final class ZipEntryReader {
     private let archive: ZipArchive
     let name: String
     private let compressed: Int64
+    /// The size the central directory gives (a hostile archive may lie: reads count for themselves).
+    let declared: Int64
     private(set) var inflated: Int64 = 0
     private var file: String { archive.file }
     private var limits: RowReaderOptions { archive.limits }
 
-    init(entry: OpaquePointer, archive: ZipArchive, name: String, compressed: Int64) {
+    init(entry: OpaquePointer, archive: ZipArchive, name: String, compressed: Int64, declared: Int64) {
         self.entry = entry
         self.archive = archive
         self.name = name
         self.compressed = compressed
+        self.declared = declared
     }
 
     deinit { zip_fclose(entry) }
