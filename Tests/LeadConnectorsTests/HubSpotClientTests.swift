@@ -252,6 +252,21 @@ import Testing
         #expect(try stats()["unauthorized"] as? Int == 2)
     }
 
+    /// An error message is cut to 300 characters: it was cut before the secrets were taken
+    /// out, so a long token echoed across the cut showed its first part.
+    @Test func anEchoedTokenCutByTheMessagesLengthLimitDoesNotShowInPart() throws {
+        try control("config", ["echo_credentials_in_errors": true])
+        let secret = "pat-na1-" + String(repeating: "0123456789abcdef", count: 9)
+        do {
+            _ = try api(token: secret).upsert([HubSpotContactPayload(properties: ["email": "x@example.com"])])
+            Issue.record("no error")
+        } catch {
+            #expect(error.kind == .credentialsRefused)
+            #expect(!error.description.contains("0123456789abcdef"), "\(error)")
+            #expect(error.description.contains("[redacted]"), "\(error)")
+        }
+    }
+
     @Test func aClosedPortFailsWithinTwoSecondsWithOneMessage() throws {
         let client = HubSpotAPI(config: HubSpotConfig(token: Self.token, baseURL: URL(string: "http://127.0.0.1:1")!))
         let start = Date()

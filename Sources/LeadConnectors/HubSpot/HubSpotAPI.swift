@@ -152,7 +152,9 @@ public final class HubSpotAPI: @unchecked Sendable {
         let object = answer.json as? [String: Any]
         guard let message = object?["message"] as? String else { return "" }
         let category = (object?["category"] as? String) ?? (object?["policyName"] as? String)
-        return redactor.redact("(" + (category.map { $0 + ": " } ?? "") + String(message.prefix(300)) + ")")
+        // Redacted before it is cut: a token cut in two is no longer recognised as one (a
+        // 401 body repeating a 150-character token past the cut showed its first part).
+        return "(" + (category.map { redactor.redact($0) + ": " } ?? "") + String(redactor.redact(message).prefix(300)) + ")"
     }
 
     private func credentialsRefused(_ answer: Answer) -> HubSpotError {
