@@ -49,24 +49,47 @@ public final class HubSpotDestination: Destination {
 
     /// Finds, for each new lead without an email (and without a value for the id property), a
     /// contact with its phone and name: that contact is updated instead of a second one made,
-    /// or left alone when it holds every value already. HubSpot's search sees writes some
-    /// seconds late; the ledger covers this run's own.
+    /// or left alone when it holds every value already. The leads with a phone are looked up
+    /// together (one search for 50 phones), those with only names one by one. HubSpot's search
+    /// sees writes some seconds late; the ledger covers this run's own.
     public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+        var sought: [(k: Int, payload: HubSpotContactPayload, match: HubSpotMatch)] = []
         for k in leads.indices where leads[k].action == .create {
             let payload = HubSpotContactPayload(lead: leads[k].lead, mapping: mapping)
-            guard payload.email == nil, mapping.idProperty.flatMap({ payload[$0] }) == nil else { continue }
-            let found: [HubSpotContact]
-            do throws(HubSpotError) { found = try api.search(HubSpotMatch(payload), properties: Array(payload.properties.keys)) } catch { throw stop(error) }
-            // The oldest of several: search answers in id order.
-            guard let contact = found.first else { continue }
-            leads[k].contactID = contact.id
-            if Self.holds(contact, payload) {
-                leads[k].alreadyThere = true
-            } else {
-                // Written as an update of that contact (and shown as one in a dry run).
-                leads[k].action = .update
-            }
+            let match = HubSpotMatch(payload)
+            guard payload.email == nil, mapping.idProperty.flatMap({ payload[$0] }) == nil, match.isSearchable else { continue }
+            sought.append((k, payload, match))
         }
+        guard !sought.isEmpty else { return }
+        let wanted = Array(Set(sought.flatMap { $0.payload.properties.keys }))
+        do throws(HubSpotError) {
+            let phones = sought.compactMap(\.match.phone)
+            let byPhone = phones.isEmpty ? [] : try api.search(phones: phones, properties: wanted).sorted { (Int($0.id) ?? 0) < (Int($1.id) ?? 0) }
+            for (k, payload, match) in sought {
+                // The oldest contact that has the phone and the names given.
+                let found = match.phone == nil ? try api.search(match, properties: wanted).first : byPhone.first { Self.fits($0, match) }
+                guard let contact = found else { continue }
+                leads[k].contactID = contact.id
+                if Self.holds(contact, payload) {
+                    leads[k].alreadyThere = true
+                } else {
+                    // Written as an update of that contact (and shown as one in a dry run).
+                    leads[k].action = .update
+                }
+            }
+        } catch {
+            throw stop(error)
+        }
+    }
+
+    /// Whether `contact` has the match's phone (as either number) and the names it gives, in
+    /// any case (as HubSpot's search compares them).
+    static func fits(_ contact: HubSpotContact, _ match: HubSpotMatch) -> Bool {
+        func same(_ name: String, _ value: String?) -> Bool {
+            value.map { contact.properties[name]?.caseInsensitiveCompare($0) == .orderedSame } ?? true
+        }
+        guard let phone = match.phone, contact.properties["phone"] == phone || contact.properties["mobilephone"] == phone else { return false }
+        return same("firstname", match.firstName) && same("lastname", match.lastName)
     }
 
     /// Whether `contact` has every value of `payload` (an email in any case).
