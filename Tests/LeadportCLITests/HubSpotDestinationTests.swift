@@ -170,6 +170,31 @@ import Testing
         #expect(try stat("peak_window") <= 3)
     }
 
+    /// An answer lost after HubSpot applied the write: an upsert is sent again and updates
+    /// what the first made; a create (no email) is not sent again, the run stops, and the next
+    /// run finds the contacts by phone and name instead of making them twice.
+    @Test func aWriteWhoseAnswerWasLostMakesNoDuplicate() throws {
+        defer { t.remove() }
+        try control("faults", ["drop_after_write": 1])
+        let emails = try run(try t.list("leads.csv", count: 30))
+        #expect(emails.result.status == 0, "\(emails.result.stderr)")
+        #expect(RemoteImport.count(emails.outcomes, "created") + RemoteImport.count(emails.outcomes, "updated") == 30)
+        #expect(try contacts().count == 30)
+        #expect(try stat("dropped") == 1 && endpoint("batch/upsert") == 2)
+
+        try control("faults", ["drop_after_write": 1])
+        let phones = try csv("phones.csv", ["Name,Phone", "Gus Hale,617-555-0201", "Hal Ives,617-555-0202"])
+        let lost = try run(phones, ledger: "phones.db")
+        #expect(lost.result.status == 1, "\(lost.result.stderr)")
+        #expect(lost.result.stderr.contains("not sent again"), "\(lost.result.stderr)")
+        #expect(try contacts().count == 32)
+        let rerun = try run(phones, ledger: "phones.db")
+        #expect(rerun.result.status == 0, "\(rerun.result.stderr)")
+        #expect(RemoteImport.count(rerun.outcomes, "unchanged") == 2, "\(rerun.outcomes)")
+        #expect(try contacts().count == 32)
+        #expect(try endpoint("batch/create") == 1)
+    }
+
     /// A wrong token stops the run after one request, exit 1, the message naming the
     /// variable; nothing is recorded, so the right token sends every row. A missing token or a
     /// base URL with a path is a configuration error (exit 2) before anything is sent, and a
