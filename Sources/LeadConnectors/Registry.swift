@@ -51,10 +51,10 @@ public enum DestinationRegistry {
         }
     }
 
-    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook]
+    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook, followUpBoss]
 
     /// Destinations being built: named so that a user who asks for one is told, not puzzled.
-    static let coming = ["hubspot", "followupboss", "google-contacts"]
+    static let coming = ["hubspot", "google-contacts"]
 
     /// The `--to` forms, for --help.
     public static var help: String { entries.map(\.usage).joined(separator: ", ") }
@@ -131,6 +131,15 @@ public enum DestinationRegistry {
                                    return WebhookDestination(url: url, secret: settings["LEADPORT_WEBHOOK_SECRET"],
                                                              client: connection.client(Webhook.capabilities, auth: nil), timeout: connection.timeout)
                                })
+
+    /// Follow Up Boss paces and retries through its own client (one window per rate-limit
+    /// context), not `connection.client`.
+    static let followUpBoss = Entry(kind: FollowUpBossDestination.kind, usage: "followupboss (FUB_API_KEY)",
+                                    claims: { $0 == FollowUpBossDestination.kind },
+                                    check: { _ in nil },
+                                    open: { _, settings, connection in
+                                        try FollowUpBossDestination.open(settings: settings, timeout: connection.timeout, onRetry: connection.onRetry)
+                                    })
 }
 
 /// A `--to` value that names no destination, or names one badly: a usage error (exit 2).
