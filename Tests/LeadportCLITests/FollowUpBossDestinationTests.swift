@@ -118,6 +118,21 @@ import Testing
         #expect(try people().count == 3)
     }
 
+    /// A connection dropped after Follow Up Boss made the person: the event is sent again and
+    /// matched by its email, so the person is there once (the timeline shows both events, as
+    /// crm-apis.md §2.7 says it will) and the row is `updated`.
+    @Test func aConnectionDroppedAfterTheWriteMakesNoDuplicate() throws {
+        defer { t.remove() }
+        try control("faults", #"{"after":1,"match":{"method":"POST","path":"/v1/events"},"responses":[{"drop":true}]}"#)
+        let list = try t.list("leads.csv", count: 3)
+        let run = try t.run(list, to: "followupboss", environment: environment())
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(try stats()["dropped"] as? Int == 1)
+        #expect(run.outcomes[3]?[0] == "updated" && RemoteImport.count(run.outcomes, "created") == 2)
+        #expect(try people().count == 3)
+        #expect(try events().count == 4)
+    }
+
     /// One record Follow Up Boss refuses is rejected alone with its reason, naming the field,
     /// and scrubbed of the credentials the server repeated; the rest are delivered (exit 3).
     @Test func oneBadRecordIsRejectedAloneWithTheRemotesReasonAndNoSecret() throws {
