@@ -51,10 +51,10 @@ public enum DestinationRegistry {
         }
     }
 
-    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook, hubspot]
+    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook, hubspot, followUpBoss]
 
     /// Destinations being built: named so that a user who asks for one is told, not puzzled.
-    static let coming = ["followupboss", "google-contacts"]
+    static let coming = ["google-contacts"]
 
     /// The `--to` forms, for --help.
     public static var help: String { entries.map(\.usage).joined(separator: ", ") }
@@ -144,6 +144,15 @@ public enum DestinationRegistry {
                                        throw DestinationError(destination: "hubspot", message: error.message, disposition: .usage)
                                    }
                                })
+
+    /// Follow Up Boss paces and retries through its own client (one window per rate-limit
+    /// context), not `connection.client`.
+    static let followUpBoss = Entry(kind: FollowUpBossDestination.kind, usage: "followupboss (FUB_API_KEY)",
+                                    claims: { $0 == FollowUpBossDestination.kind },
+                                    check: { _ in nil },
+                                    open: { _, settings, connection in
+                                        try FollowUpBossDestination.open(settings: settings, timeout: connection.timeout, onRetry: connection.onRetry)
+                                    })
 }
 
 /// A `--to` value that names no destination, or names one badly: a usage error (exit 2).

@@ -1,0 +1,142 @@
+import Crypto
+import Foundation
+import HTTPKit
+import LeadCore
+
+/// `--to followupboss`: a new lead is one `POST /v1/events` (Follow Up Boss routes it, runs its
+/// action plans unless the list is historical, and matches it to a person it has by email, or
+/// phone and name); a lead the ledger knows and that changed is one `PUT /v1/people/{id}`.
+///
+/// Follow Up Boss has no batch endpoint, so a batch is one lead: each write is answered (or
+/// stops the destination) on its own, and nothing confirmed is ever lost with a stop.
+public final class FollowUpBossDestination: Destination {
+    public static let kind = "followupboss"
+    /// One request a lead; the client paces each rate-limit context from its own headers
+    /// (`FollowUpBossRateLimit`), so `requests`/`per` only say what the documented table starts at.
+    public static let capabilities = DestinationCapabilities(largestBatch: 1, remoteDedupeKeys: ["email"], requests: 250, per: 10, upserts: false)
+
+    public let name = FollowUpBossDestination.kind
+    public let ledgerName: String
+    public var capabilities: DestinationCapabilities { Self.capabilities }
+    let api: FollowUpBossAPI
+    let mapping: FollowUpBossMapping
+    private let lock = NSLock()
+    /// Whether `GET /v1/me` has answered: the key is checked once, before the first write.
+    private var checked = false
+    /// A stop met after part of a slice was confirmed: thrown by the next call.
+    private var stopped: DestinationError?
+
+    public init(api: FollowUpBossAPI, mapping: FollowUpBossMapping) {
+        self.api = api
+        self.mapping = mapping
+        // Every account is reached at the same address: the key tells them apart, so the ledger
+        // is per base URL and key (a digest of it, never the key).
+        let digest = SHA256.hash(data: Data(api.config.apiKey.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        ledgerName = Self.kind + ":" + api.config.baseURL.absoluteString + "#" + digest
+    }
+
+    /// From the settings: a missing or malformed variable is a configuration error (exit 2)
+    /// naming it.
+    public static func open(settings: Settings, timeout: Double, onRetry: @escaping @Sendable (Retry.Event) -> Void) throws -> FollowUpBossDestination {
+        do {
+            let config = try FollowUpBossConfig(environment: settings.values)
+            // The Basic header's base64 of the key is a secret too; the settings know only the key.
+            KnownSecrets.add(config.secrets)
+            let mapping = try FollowUpBossMapping(settings: settings.values)
+            return FollowUpBossDestination(api: FollowUpBossAPI(config: config, timeout: timeout, onRetry: onRetry), mapping: mapping)
+        } catch let error as FollowUpBossError {
+            throw stop(error)
+        }
+    }
+
+    /// The error that stops this destination: its settings are to blame (exit 2), or the run
+    /// failed (exit 1). The message is the client's, already scrubbed of every secret.
+    static func stop(_ error: FollowUpBossError) -> DestinationError {
+        DestinationError(destination: kind, message: error.message, disposition: error.disposition == .configuration ? .usage : .terminal)
+    }
+
+    /// Follow Up Boss has no campaigns: the campaign's name travels as a tag.
+    public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? { CampaignMatch(id: reference, owner: nil) }
+
+    /// Writes nothing: checks the key once, so that a wrong key or base URL stops the run with
+    /// one message before any lead is sent (and in a dry run too). Follow Up Boss dedupes the
+    /// events itself, so nothing is looked up.
+    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+        try checkCredentials()
+    }
+
+    private func checkCredentials() throws {
+        if let stopped = lock.withLock({ stopped }) { throw stopped }
+        guard !lock.withLock({ checked }) else { return }
+        do {
+            _ = try api.me()
+        } catch let error as FollowUpBossError {
+            // An account past its term still takes new leads (403 on everything else): the
+            // events go, and an update meeting the 403 stops the run then.
+            guard error.kind == .accessDenied else { throw Self.stop(error) }
+        }
+        lock.withLock { checked = true }
+    }
+
+    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+        try checkCredentials()
+        var results: [DeliveryResult] = []
+        for lead in leads {
+            do {
+                results.append(try deliver(lead, campaign: campaign))
+            } catch let error as FollowUpBossError {
+                // Nothing of this slice was confirmed: stop now, and every lead stays pending.
+                let stop = Self.stop(error)
+                guard !results.isEmpty else { throw stop }
+                // Never with batches of one; otherwise what was confirmed is returned to be
+                // recorded, and the stop comes with the next call.
+                lock.withLock { stopped = stop }
+                results += Array(repeating: .failed(reason: error.message), count: leads.count - results.count)
+                break
+            }
+        }
+        return .rows(results)
+    }
+
+    /// One lead's write: a PUT for a lead the ledger knows (an event again when Follow Up Boss
+    /// no longer has that person: deleted, or merged into another), else an event.
+    func deliver(_ lead: OutboundLead, campaign: String?) throws -> DeliveryResult {
+        if lead.action == .update, let id = lead.contactID.flatMap(Int.init) {
+            switch try api.update(personID: id, with: mapping.person(lead.lead, campaign: campaign), mergeTags: true) {
+            case .updated(let person): return .updated(remoteID: String(person.id))
+            case .rejected(let error): return .rejected(reason: error.message)
+            case .notFound: break
+            case let other: return .failed(reason: "Follow Up Boss answered the update of person \(id) with \(other)")
+            }
+        }
+        switch try api.send(mapping.event(lead.lead, system: api.config.system, campaign: campaign)) {
+        case .created(let person):
+            return .created(remoteID: String(person.id))
+        case .matched(let person):
+            // Follow Up Boss had this person (same email, or phone and name) and added what
+            // was new: an update, whatever the ledger knew.
+            return .updated(remoteID: String(person.id))
+        case .skipped(let reason):
+            // The engine's answers have no "skipped": a rejection, so that it is reported with
+            // the reason and not recorded; once the lead flow is restored, a rerun sends it.
+            return .rejected(reason: "skipped: " + reason)
+        case .rejected(let error):
+            return .rejected(reason: error.message)
+        case let other:
+            return .failed(reason: "Follow Up Boss answered the event with \(other)")
+        }
+    }
+
+    /// The hash of the person as sent: exactly the bytes of the update's body (`PUT
+    /// /v1/people/{id}`), which are also the event's `person`. The event's envelope (type,
+    /// source, system, `occurredAt`) is left out, as the webhook's is: it says how the lead
+    /// first arrived, a PUT cannot change it, and a new source or a list made historical must
+    /// not make every lead an update. So are its message and description (the notes, the
+    /// company): Follow Up Boss keeps them on the event in the timeline, and no person field
+    /// holds them for an update to change.
+    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String {
+        { [mapping] lead, _, _, campaign in
+            SHA256.hash(data: mapping.person(lead, campaign: campaign).canonicalData).prefix(16).map { String(format: "%02x", $0) }.joined()
+        }
+    }
+}
