@@ -37,12 +37,7 @@ import Testing
     // MARK: The double's controls
 
     @discardableResult
-    func control(_ path: String, _ body: [String: Any]? = nil) throws -> [String: Any] {
-        let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
-        let response = try CurlTransport().send(HTTPRequest(method: body == nil ? "GET" : "POST", url: server.url(path),
-                                                            headers: HTTPHeaders([("Content-Type", "application/json")]), body: data))
-        return try JSONSerialization.jsonObject(with: response.body) as? [String: Any] ?? [:]
-    }
+    func control(_ path: String, _ body: [String: Any]? = nil) throws -> [String: Any] { try server.control(path, body) }
 
     func contacts() throws -> [[String: Any]] { try control("/_double/state")["contacts"] as? [[String: Any]] ?? [] }
     func stats() throws -> [String: Any] { try control("/_double/stats") }
@@ -444,6 +439,18 @@ import Testing
         #expect(emails(stored) == ["lead0@example.com"])
         #expect(try stat("updates") == 2)
         #expect(try calls("people.get") == 1, "one re-read")
+    }
+
+    @Test func contactsAreReadTwoHundredARequestAndThoseGoneAreLeftOut() throws {
+        let client = api()
+        let created = try client.batchCreateContacts(Self.people(201))
+        var etags: [String: String?] = [:]
+        for case .created(let name, let etag) in created { etags[name] = etag }
+        let read = try client.getContacts(Array(etags.keys) + ["people/c999"], personFields: "memberships")
+        #expect(read.count == 201)
+        #expect(read.allSatisfy { etags[$0.key] == $0.value.etag }, "each with its current etag")
+        #expect(read["people/c999"] == nil)
+        #expect(try calls("people.getBatchGet") == 2)
     }
 
     @Test func theCampaignLabelIsCreatedOnceAndGetsItsMembers() throws {
