@@ -51,10 +51,10 @@ public enum DestinationRegistry {
         }
     }
 
-    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook]
+    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook, googleContacts]
 
     /// Destinations being built: named so that a user who asks for one is told, not puzzled.
-    static let coming = ["hubspot", "followupboss", "google-contacts"]
+    static let coming = ["hubspot", "followupboss"]
 
     /// The `--to` forms, for --help.
     public static var help: String { entries.map(\.usage).joined(separator: ", ") }
@@ -131,6 +131,19 @@ public enum DestinationRegistry {
                                    return WebhookDestination(url: url, secret: settings["LEADPORT_WEBHOOK_SECRET"],
                                                              client: connection.client(Webhook.capabilities, auth: nil), timeout: connection.timeout)
                                })
+
+    static let googleContacts = Entry(kind: "google-contacts", usage: "google-contacts",
+                                      claims: { $0 == "google-contacts" },
+                                      check: { _ in nil },
+                                      open: { _, settings, connection in
+                                          // A missing or malformed variable is a configuration problem (exit status 2).
+                                          let config: GoogleContactsConfig
+                                          do { config = try GoogleContactsConfig(environment: settings.values) } catch let error as GoogleContactsError {
+                                              throw DestinationError(destination: "google-contacts", message: error.message, disposition: .usage)
+                                          }
+                                          let api = GoogleContactsAPI(config: config, policy: GoogleContactsAPI.Policy(timeout: connection.timeout), onRetry: connection.onRetry)
+                                          return GoogleContactsDestination(api: api)
+                                      })
 }
 
 /// A `--to` value that names no destination, or names one badly: a usage error (exit 2).
