@@ -104,6 +104,22 @@ import Testing
         #expect(Self.values(penelope, "names", "givenName") == ["Penelope"])
         #expect(Self.values(penelope, "phoneNumbers") == ["+16175550005"], "the fields not changed are as they were")
         #expect((try labels().first?["memberCount"] as? Int) == 20)
+
+        // Every lead changed, three of them without a phone: two batch updates (the leads that
+        // send the same fields go together), one read of their etags, nothing created.
+        let all = try t.list("leads.csv", count: 20) { k, cells in
+            cells[0] = "Renamed\(k) Lee"
+            if k % 7 == 0 { cells[2] = "" }
+        }
+        let (reads, before) = (try calls("people.getBatchGet"), try stat("writes"))
+        let third = try run(all)
+        #expect(third.result.status == 0, "\(third.result.stderr)")
+        #expect(RemoteImport.count(third.outcomes, "updated") == 20)
+        #expect(try stat("writes") == before + 2)
+        #expect(try calls("people.batchUpdateContacts") == 2 + 1)
+        #expect(try calls("people.getBatchGet") == reads + 1)
+        let seven = try #require(Self.contact(try contacts(), email: "person7@example.com"))
+        #expect(Self.values(seven, "phoneNumbers") == ["+16175550007"], "a blank cell does not clear the phone")
     }
 
     // MARK: Dedupe

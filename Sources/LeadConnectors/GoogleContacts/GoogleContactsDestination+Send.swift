@@ -4,7 +4,7 @@ import LeadCore
 
 extension GoogleContactsDestination {
     /// Creates the new leads (and those whose contact was deleted in Google since), then
-    /// updates the changed ones one at a time, then labels the updated contacts that lack the
+    /// updates the changed ones (200 a request), then labels the updated contacts that lack the
     /// campaign's label. A contact Google refuses is that row's rejection, with the field Google
     /// named; what stops the destination (credentials, quota, an unreachable server) is thrown,
     /// and the leads of this batch go with the next run, which finds those already made by
@@ -30,34 +30,45 @@ extension GoogleContactsDestination {
                     }
                 }
             }
-            var unlabelled: [String] = []
-            for k in leads.indices where results[k] == nil {
-                guard let resourceName = leads[k].contactID else { continue }
-                results[k] = try update(leads[k], resourceName, etag: seen[resourceName]?.etag)
-                if case .updated? = results[k], let label, !(seen[resourceName]?.labels.contains(label) ?? false) { unlabelled.append(resourceName) }
+            let updating = leads.indices.filter { results[$0] == nil && leads[$0].contactID != nil }
+            for (k, result) in zip(updating, try update(updating.map { leads[$0] }, seen: seen)) { results[k] = result }
+            let unlabelled = updating.compactMap { k -> String? in
+                guard case .updated(let name)? = results[k], let label, !(seen[name]?.labels.contains(label) ?? false) else { return nil }
+                return name
             }
             if let label, !unlabelled.isEmpty { _ = try api.addMembers(unlabelled, to: label) }
             return .rows(results.map { $0 ?? .failed(reason: "not sent") })
         }
     }
 
-    /// One contact's update, carrying `etag` (read by prepare). Google's refusal of this
-    /// contact is the row's; what stops the run is thrown.
-    private func update(_ lead: OutboundLead, _ resourceName: String, etag: String?) throws -> DeliveryResult {
-        let person = Self.person(lead, groups: [])
-        do {
-            _ = try api.updateContact(resourceName, with: person, etag: etag, fields: person.fieldMask)
-            return .updated(remoteID: resourceName)
-        } catch let error as GoogleContactsError where error.disposition == .rowRejected {
-            switch error.kind {
-            case .notFound:
-                return .failed(reason: "\(resourceName) was deleted in Google Contacts while LeadPort updated it; the next run creates it again")
-            case .conflict:
-                return .failed(reason: error.message)
-            default:
-                return .rejected(reason: error.message)
+    /// The changed leads' contacts updated, carrying the etags prepare read: in batches of
+    /// those that send the same fields (a batch update clears a field of its mask that a
+    /// contact leaves out, and a blank must not wipe what is in Google). Google's refusal of a
+    /// contact is its row's; what stops the run is thrown.
+    private func update(_ leads: [OutboundLead], seen: [String: Seen]) throws -> [DeliveryResult] {
+        var results = [DeliveryResult?](repeating: nil, count: leads.count)
+        var byMask: [[String]: [Int]] = [:]
+        var updates: [Int: GoogleContactsAPI.ContactUpdate] = [:]
+        for (k, lead) in leads.enumerated() {
+            guard let name = lead.contactID else { continue }
+            let person = Self.person(lead, groups: [])
+            updates[k] = GoogleContactsAPI.ContactUpdate(resourceName: name, person: person, etag: seen[name]?.etag)
+            byMask[person.fieldMask, default: []].append(k)
+        }
+        for (mask, members) in byMask.sorted(by: { $0.value[0] < $1.value[0] }) {
+            let answers = try api.batchUpdateContacts(members.compactMap { updates[$0] }, fields: mask)
+            for k in members {
+                guard let name = updates[k]?.resourceName else { continue }
+                switch answers[name] {
+                case .updated?: results[k] = .updated(remoteID: name)
+                case .rejected(let reason)?: results[k] = .rejected(reason: reason)
+                case .gone?: results[k] = .failed(reason: "\(name) was deleted in Google Contacts while LeadPort updated it; the next run creates it again")
+                case .conflict?: results[k] = .failed(reason: "\(name) kept changing while LeadPort updated it; the next run tries again")
+                case nil: results[k] = .failed(reason: "Google did not answer for \(name)")
+                }
             }
         }
+        return results.map { $0 ?? .failed(reason: "not sent") }
     }
 
     /// The label (contact group) named `name`, found or created once a run.

@@ -14,7 +14,7 @@ import LeadCore
 /// | `prepare`, new leads | the account's contacts are listed once a run (import keys, emails, phones, labels). A lead whose contact is there (by LeadPort's import key, an email, or a phone of a contact that is no other lead's) becomes an update of it, or is left alone when that contact carries the lead's content hash (a run killed before it recorded, a lost ledger) |
 /// | `prepare`, known leads | their contacts read, 200 a request (`batchGet`): the current etag and labels; one deleted in Google since is created again |
 /// | `send`, new | `batchCreateContacts`, 200 a request, in "My contacts" and the campaign's label |
-/// | `send`, changed | `updateContact` one at a time with the etag just read (a stale one is read again and the update resent), then the label added, in one request, to those without it |
+/// | `send`, changed | `batchUpdateContacts`, 200 a request of leads sending the same fields, with the etags just read (stale ones are read again and those contacts resent), then the label added, in one request, to those without it |
 ///
 /// Updates name only the fields the lead has (a blank never wipes what is in Google) and never
 /// `memberships` (the contact keeps the labels the user gave it).
@@ -43,6 +43,8 @@ public final class GoogleContactsDestination: Destination {
     /// The account's contacts, listed at the first batch with new leads.
     private var index: GoogleContactsIndex?
     private var seen: [String: Seen] = [:]
+    /// Contact → the key of the lead matched to it this run.
+    private var claimed: [String: String] = [:]
     /// Campaign name → its label's resource name.
     private var labels: [String: String] = [:]
 
@@ -66,7 +68,8 @@ public final class GoogleContactsDestination: Destination {
             if leads.contains(where: { $0.action == .create }) {
                 let index = try contactIndex()
                 for k in leads.indices where leads[k].action == .create {
-                    guard let found = Self.existing(leads[k], in: index), let resourceName = found.resourceName else { continue }
+                    guard let found = Self.existing(leads[k], in: index), let resourceName = found.resourceName,
+                          claim(resourceName, for: leads[k].key) else { continue }
                     leads[k].contactID = resourceName
                     if found.clientData?.first(where: { $0.key == Self.hashKey })?.value == leads[k].hash {
                         leads[k].alreadyThere = true
@@ -83,6 +86,16 @@ public final class GoogleContactsDestination: Destination {
             for resourceName in known {
                 remember(resourceName, read[resourceName].map { Seen(etag: $0.etag, labels: Self.labels(of: $0)) } ?? Seen(etag: nil, labels: [], gone: true))
             }
+        }
+    }
+
+    /// Whether `contact` may be `key`'s: a contact matched by email or phone is one lead's in a
+    /// run, so that two leads sharing a number do not both write one contact.
+    private func claim(_ contact: String, for key: String) -> Bool {
+        lock.withLock {
+            if let owner = claimed[contact] { return owner == key }
+            claimed[contact] = key
+            return true
         }
     }
 
