@@ -245,6 +245,15 @@ import Testing
         #expect(closed.result.status == 1)
         #expect(closed.result.stderr.contains("GOOGLE_PEOPLE_BASE_URL"), "\(closed.result.stderr)")
         #expect(closed.outcomes.isEmpty)
+        // A token granted only contacts.readonly: Google refuses the first write (403) and
+        // its answer repeats the access token; stderr names the variable and not the token.
+        let readonly = try LocalServer(script: "servers/google_people_double.py", arguments: [
+            "--lifetime", "60", "--client-id", Self.clientID, "--client-secret", Self.secret, "--refresh-token", Self.refresh,
+            "--scope", "https://www.googleapis.com/auth/contacts.readonly", "--echo-credentials-in-errors", "true"])
+        let scoped = try run(list, environment: ["GOOGLE_PEOPLE_BASE_URL": readonly.url("").absoluteString, "GOOGLE_TOKEN_URL": readonly.url("/token").absoluteString])
+        #expect(scoped.result.status == 1)
+        #expect(scoped.result.stderr.contains("GOOGLE_REFRESH_TOKEN") && scoped.result.stderr.contains("contacts scope"), "\(scoped.result.stderr)")
+        #expect(!scoped.result.stderr.contains("ya29."), "\(scoped.result.stderr)")
         let help = try Leadport.run(["import", "--help"])
         #expect(help.stdout.contains("google-contacts"), "\(help.stdout)")
     }
