@@ -51,10 +51,10 @@ public enum DestinationRegistry {
         }
     }
 
-    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook, googleContacts]
+    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook, hubspot, googleContacts]
 
     /// Destinations being built: named so that a user who asks for one is told, not puzzled.
-    static let coming = ["hubspot", "followupboss"]
+    static let coming = ["followupboss"]
 
     /// The `--to` forms, for --help.
     public static var help: String { entries.map(\.usage).joined(separator: ", ") }
@@ -130,6 +130,19 @@ public enum DestinationRegistry {
                                    KnownSecrets.add([url.absoluteString])
                                    return WebhookDestination(url: url, secret: settings["LEADPORT_WEBHOOK_SECRET"],
                                                              client: connection.client(Webhook.capabilities, auth: nil), timeout: connection.timeout)
+                               })
+
+    static let hubspot = Entry(kind: "hubspot", usage: "hubspot",
+                               claims: { $0 == "hubspot" },
+                               check: { _ in nil },
+                               open: { _, settings, connection in
+                                   // HUBSPOT_TOKEN is a secret by its name (Settings.isSecret), registered already.
+                                   do throws(HubSpotError) {
+                                       return HubSpotDestination(config: try HubSpotConfig(environment: settings.values), mapping: try HubSpotMapping(settings: settings.values),
+                                                                 timeout: connection.timeout, onRetry: connection.onRetry)
+                                   } catch {
+                                       throw DestinationError(destination: "hubspot", message: error.message, disposition: .usage)
+                                   }
                                })
 
     static let googleContacts = Entry(kind: "google-contacts", usage: "google-contacts",

@@ -30,14 +30,14 @@ struct Import: ParsableCommand {
     @Option(help: "The sheet to read, by name or 1-based position.")
     var sheet: String?
 
-    @Option(name: .customLong("to"), help: ArgumentHelp("Destination: \(DestinationRegistry.help). Credentials come from the environment or the config file: docs/destinations.md.",
+    @Option(name: .customLong("to"), help: ArgumentHelp("Destination: \(DestinationRegistry.help). Repeat for several: the file is read once and every row gets an outcome at each. Credentials come from the environment or the config file: docs/destinations.md.",
                                                         valueName: "dest"))
     var destinations: [String] = []
 
-    /// One destination a run, for now (design.md §4.4 plans several).
-    var to: String { destinations.last ?? "sqlite:leadport.db" }
+    /// The destinations, in the order given (the embedded database when none is).
+    var targets: [String] { destinations.isEmpty ? ["sqlite:leadport.db"] : destinations }
 
-    @Option(help: ArgumentHelp("Where the ledger and the runs of an import to a remote destination are kept (a SQLite file).", valueName: "file.db"))
+    @Option(help: ArgumentHelp("Where the ledger and the runs of an import to remote destinations are kept (a SQLite file); with --to sqlite:FILE, that file.", valueName: "file.db"))
     var ledger: String = "leadport.db"
 
     @Option(help: ArgumentHelp("The FLYR user the rows belong to (contacts' user_id, a new campaign's owner). With a Supabase user's token, that user.", valueName: "uuid"))
@@ -70,11 +70,7 @@ struct Import: ParsableCommand {
 
     func validate() throws {
         if mapping != nil && preset != nil { throw ValidationError("give --mapping or --preset, not both") }
-        if destinations.count > 1 {
-            throw ValidationError("one --to per run for now: import once per destination (each keeps its own ledger, so every run sends only what it lacks)")
-        }
-        let destination: DestinationRegistry.Target
-        do { destination = try DestinationRegistry.parse(to) } catch let error as RegistryError { throw ValidationError(error.message) }
+        let parsed = try parsedTargets()
         if let user, UUID(uuidString: user) == nil { throw ValidationError("--user takes a user's id (a UUID), not \"\(user)\"") }
         if let export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {
             throw ValidationError("--export writes a workbook or CSV: give a .xlsx or .csv file name, not \"\(export)\"")
@@ -86,7 +82,7 @@ struct Import: ParsableCommand {
             throw ValidationError("\(file) is given twice; name each file to import once")
         }
         var outputs: [String: String] = [:]
-        let database: (String, String) = destination.embeddedPath.map { ("--to", $0) } ?? ("--ledger", ledger)
+        let database: (String, String) = parsed.compactMap(\.embeddedPath).first.map { ("--to", $0) } ?? ("--ledger", ledger)
         for (option, path) in [("--export", export), ("--report", report), ("--rejects", rejects), database] {
             guard let path else { continue }
             let canonical = Self.canonical(path)
@@ -94,6 +90,22 @@ struct Import: ParsableCommand {
             if let other = outputs[canonical] { throw ValidationError("\(option) and \(other) name the same file, \(path)") }
             outputs[canonical] = option
         }
+    }
+
+    /// The `--to` values checked: each names a destination once, and at most one is the embedded database.
+    func parsedTargets() throws -> [DestinationRegistry.Target] {
+        var parsed: [DestinationRegistry.Target] = []
+        for value in targets {
+            do { parsed.append(try DestinationRegistry.parse(value)) } catch let error as RegistryError { throw ValidationError(error.message) }
+        }
+        if parsed.filter({ $0.embeddedPath != nil }).count > 1 {
+            throw ValidationError("--to sqlite: is given more than once; one embedded database a run (it also keeps the other destinations' ledger)")
+        }
+        var seen: Set<String> = []
+        for target in parsed where !seen.insert(target.value).inserted {
+            throw ValidationError("--to \(target.display) is given twice; name each destination once")
+        }
+        return parsed
     }
 
     /// An absolute path with symbolic links resolved, to tell whether two names are one file.
@@ -107,23 +119,32 @@ struct Import: ParsableCommand {
         options.reader.sheet = sheet
         let style: ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
         let reporter = ProgressReporter(style: style)
-        let target: DestinationRegistry.Target
-        do { target = try DestinationRegistry.parse(to) } catch let error as RegistryError { throw ValidationError(error.message) }
+        let parsed = try parsedTargets()
         let settings = try Settings.load()
-        // Retries are reported as batch events under the destination's name (known once it is open).
-        let named = DestinationName()
-        options.remote = try DestinationRegistry.open(target, settings: settings) { [reporter, named] event in
-            let cause = event.status.map { "HTTP \($0)" } ?? event.error.map { "\($0)" } ?? "an error"
-            reporter.handle(.batch(BatchResult(destination: named.value, size: 0, status: "retry after \(cause)",
-                                               attempt: event.attempt, retryAfter: event.retryAfter ?? event.wait)))
+        options.embedded = false
+        for target in parsed {
+            // Retries are reported as batch events under the destination's name (known once it is open).
+            let named = DestinationName()
+            named.value = target.display
+            guard let remote = try DestinationRegistry.open(target, settings: settings, onRetry: { [reporter, named] event in
+                let cause = event.status.map { "HTTP \($0)" } ?? event.error.map { "\($0)" } ?? "an error"
+                reporter.handle(.batch(BatchResult(destination: named.value, size: 0, status: "retry after \(cause)",
+                                                   attempt: event.attempt, retryAfter: event.retryAfter ?? event.wait)))
+            }) else {
+                options.embedded = true
+                continue
+            }
+            named.value = remote.name
+            options.remotes.append(remote)
         }
-        named.value = options.remote?.name ?? to
-        options.databasePath = target.embeddedPath ?? ledger
+        options.databasePath = parsed.compactMap(\.embeddedPath).first ?? ledger
         if let user { options.user = user }
         options.buildIdentity = LeadPortVersion.build
-        if let (owner, setting) = options.remote?.credentialsUser {
-            if let user, user.lowercased() != owner.lowercased() {
-                throw ValidationError("--user \(user) is not the user of \(setting) (\(owner)); leave --user out")
+        for remote in options.remotes {
+            guard let (owner, setting) = remote.credentialsUser else { continue }
+            if let given = options.user, given.lowercased() != owner.lowercased() {
+                throw ValidationError(user != nil ? "--user \(given) is not the user of \(setting) (\(owner)); leave --user out"
+                                                  : "\(setting) belongs to user \(owner), another destination's credentials to \(given): import to each separately")
             }
             options.user = owner
         }
@@ -138,9 +159,20 @@ struct Import: ParsableCommand {
         options.rejectsPath = rejects
         for file in files { ReaderNote.print(readerNote(path: file)) }
         let summary = try ImportRun(options: options, emit: reporter.handle).run()
-        if let failed = summary.counts[.failed], failed > 0 {
-            throw DestinationError(destination: options.remote?.name ?? to,
-                                   message: "\(failed) row\(failed == 1 ? "" : "s") could not be delivered (see the report); run the same import again to send them")
+        // Each destination that stopped or failed rows says so; the exit status is the gravest.
+        var problems: [any Error] = summary.stopped.map(\.error)
+        for destination in summary.destinations where destination.stopped == nil {
+            guard let failed = destination.counts[.failed], failed > 0 else { continue }
+            problems.append(DestinationError(destination: destination.name,
+                                             message: "\(failed) row\(failed == 1 ? "" : "s") could not be delivered (see the report); run the same import again to send them"))
+        }
+        if let last = problems.last {
+            for problem in problems.dropLast() { ExitStatus.printError("leadport: \(problem)") }
+            if problems.count > 1, let worst = problems.compactMap({ ($0 as? any Classified)?.disposition }).map(ExitStatus.status(for:)).max() {
+                ExitStatus.printError("leadport: \(last)")
+                throw ExitCode(worst)
+            }
+            throw last
         }
         if (summary.counts[.rejected] ?? 0) > 0 { throw ExitCode(3) }
     }

@@ -67,6 +67,14 @@ final class ProgressReporter: @unchecked Sendable {
             o.set("run_id", s.runID)
             o.set("rows", s.rows)
             for outcome in Outcome.allCases { o.set(outcome.rawValue, s.counts[outcome] ?? 0) }
+            var destinations = JSONObject()
+            for d in s.destinations {
+                var counts = JSONObject()
+                for outcome in Outcome.allCases { counts.set(outcome.rawValue, d.counts[outcome] ?? 0) }
+                if let stopped = d.stopped { counts.set("stopped", "\(stopped)") }
+                destinations.set(d.name, json: counts.text)
+            }
+            o.set("destinations", json: destinations.text)
             o.set("seconds", s.seconds)
             o.set("dry_run", s.dryRun)
         }
@@ -113,8 +121,12 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     private func summary(_ s: RunSummary) {
-        let parts = Outcome.allCases.map { "\($0.rawValue) \(s.counts[$0] ?? 0)" }.joined(separator: ", ")
-        ExitStatus.printError((s.dryRun ? "dry run, nothing written: " : "") + "\(s.rows) rows in \(String(format: "%.2f", s.seconds)) s: \(parts)")
+        func parts(_ counts: [Outcome: Int]) -> String { Outcome.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ") }
+        ExitStatus.printError((s.dryRun ? "dry run, nothing written: " : "") + "\(s.rows) rows in \(String(format: "%.2f", s.seconds)) s: \(parts(s.counts))")
+        // With several destinations, each one's own line.
+        if s.destinations.count > 1 {
+            for d in s.destinations { ExitStatus.printError("  \(d.name): \(parts(d.counts))\(d.stopped == nil ? "" : " (stopped)")") }
+        }
     }
 
     private func writeRaw(_ text: String) {

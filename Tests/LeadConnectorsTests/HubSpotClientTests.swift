@@ -252,6 +252,34 @@ import Testing
         #expect(try stats()["unauthorized"] as? Int == 2)
     }
 
+    /// Phones are looked up 50 to a search, as `phone` or `mobilephone`, every page followed:
+    /// 210 contacts sharing one number, and one with another as its mobile, come back in two
+    /// pages of 200 and 11.
+    @Test func aSearchByPhonesTakesFiftyASearchAndFollowsEveryPage() throws {
+        let contacts = (0..<210).map { ["properties": ["firstname": "Twin\($0)", "phone": "+15125550100"]] } + [["properties": ["mobilephone": "+15125550199"]]]
+        _ = try control("state", ["contacts": contacts])
+        let phones = ["+15125550100", "+15125550199"] + (0..<60).map { "+1512555\(String(format: "%04d", 1000 + $0))" }
+        let found = try api().search(phones: phones)
+        #expect(found.count == 211)
+        #expect(Set(found.map(\.id)).count == 211)
+        #expect((try stats()["endpoints"] as? [String: Int])?["search"] == 3, "62 phones: 50 and 12, the first in two pages")
+    }
+
+    /// An error message is cut to 300 characters: it was cut before the secrets were taken
+    /// out, so a long token echoed across the cut showed its first part.
+    @Test func anEchoedTokenCutByTheMessagesLengthLimitDoesNotShowInPart() throws {
+        try control("config", ["echo_credentials_in_errors": true])
+        let secret = "pat-na1-" + String(repeating: "0123456789abcdef", count: 9)
+        do {
+            _ = try api(token: secret).upsert([HubSpotContactPayload(properties: ["email": "x@example.com"])])
+            Issue.record("no error")
+        } catch {
+            #expect(error.kind == .credentialsRefused)
+            #expect(!error.description.contains("0123456789abcdef"), "\(error)")
+            #expect(error.description.contains("[redacted]"), "\(error)")
+        }
+    }
+
     @Test func aClosedPortFailsWithinTwoSecondsWithOneMessage() throws {
         let client = HubSpotAPI(config: HubSpotConfig(token: Self.token, baseURL: URL(string: "http://127.0.0.1:1")!))
         let start = Date()

@@ -26,14 +26,21 @@ import Testing
     }
 
     func run(_ file: String, to destination: MemoryDestination) throws -> (RunSummary, [Int: RowResult]) {
+        let (summary, rows) = try run(file, embedded: false, to: [destination])
+        return (summary, rows[destination.name] ?? [:])
+    }
+
+    /// Several destinations in one run (`--to` repeated): the embedded database first, then the others.
+    func run(_ file: String, embedded: Bool, to destinations: [MemoryDestination]) throws -> (RunSummary, [String: [Int: RowResult]]) {
         var options = ImportOptions(files: [file])
-        options.remote = destination
+        options.embedded = embedded
+        options.remotes = destinations
         options.databasePath = dir.appendingPathComponent("ledger.db").path
         let rows = Rows()
         let summary = try ImportRun(options: options) { event in
             if case .row(let row) = event { rows.add(row) }
         }.run()
-        return (summary, rows.byRow)
+        return (summary, rows.byDestination)
     }
 
     @Test func everyRowEndsInOneOutcomeAndARerunSendsNothing() throws {
@@ -78,9 +85,12 @@ import Testing
         let memory = MemoryDestination(largestBatch: 10)
         memory.failAfterBatches = 3
         let file = try list(3_000)
-        #expect(throws: DestinationError.self) { try run(file, to: memory) }
+        let (lost, rows) = try run(file, to: memory)
+        #expect(lost.stopped.count == 1 && lost.stopped.first?.error is DestinationError, "\(lost.stopped)")
         let confirmed = memory.count
         #expect(confirmed == 30, "three batches of ten were confirmed before the loss")
+        // Those are reported; the rows never sent have no outcome.
+        #expect(lost.counts[.created] == confirmed && rows.count == confirmed, "\(lost.counts)")
         let ledger = try LeadStore(path: dir.appendingPathComponent("ledger.db").path)
         #expect(try ledger.count("leadport_ledger") == confirmed, "what the destination confirmed is in the ledger")
         try ledger.close()
@@ -89,13 +99,60 @@ import Testing
         #expect(rerun.counts[.unchanged] == confirmed && rerun.counts[.created] == 3_000 - confirmed, "\(rerun.counts), \(confirmed) confirmed")
         #expect(memory.count == 3_000)
     }
+
+    /// Issue 13 item 3: the file is read once; every row gets one outcome at each destination;
+    /// one destination stopping leaves the others going, and its rows for the next run.
+    @Test func severalDestinationsEachGetEveryRowAndOneStoppingLeavesTheOthersGoing() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (a, b) = (MemoryDestination(name: "a", largestBatch: 10), MemoryDestination(name: "b", largestBatch: 10))
+        b.failAfterBatches = 2
+        let file = try list(2_500)
+        let (first, rows) = try run(file, embedded: true, to: [a, b])
+        #expect(first.destinations.map(\.name).count == 3 && first.destinations.dropFirst().map(\.name) == ["a", "b"])
+        #expect(rows.keys.count == 3)
+        let embedded = first.destinations[0].name
+        #expect(rows[embedded]?.count == 2_500 && rows["a"]?.count == 2_500, "\(rows.mapValues(\.count))")
+        #expect(a.count == 2_500 && b.count == 20)
+        #expect(rows["b"]?.count == 20 && rows["b"]?.values.allSatisfy { $0.outcome == .created } == true)
+        #expect(first.destinations[2].stopped is DestinationError && first.destinations[0].stopped == nil && first.destinations[1].stopped == nil)
+        #expect(first.destinations[1].counts[.created] == 2_500 && first.counts[.created] == 2 * 2_500 + 20)
+        #expect(first.rows == 2_500)
+
+        b.failAfterBatches = nil
+        let (rerun, again) = try run(file, embedded: true, to: [a, b])
+        #expect(rerun.destinations[0].counts[.unchanged] == 2_500 && rerun.destinations[1].counts[.unchanged] == 2_500)
+        #expect(rerun.destinations[2].counts[.unchanged] == 20 && rerun.destinations[2].counts[.created] == 2_480, "\(rerun.destinations[2].counts)")
+        #expect(again["b"]?.count == 2_500 && b.count == 2_500 && a.batches.count == 250)
+    }
+
+    /// Each destination hashes what it is sent: a phone changed is an update where the phone
+    /// goes, and nothing where it does not.
+    @Test func aChangeIsAnUpdateOnlyWhereTheChangedFieldIsSent() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (phones, names) = (MemoryDestination(name: "phones"), MemoryDestination(name: "names", sendsPhone: false))
+        _ = try run(try list(20), embedded: false, to: [phones, names])
+        let (changed, rows) = try run(try list(20) { k, cells in if k == 7 { cells[2] = "617-555-9999" } }, embedded: false, to: [phones, names])
+        #expect(changed.destinations.map(\.name) == ["phones", "names"])
+        #expect(rows["phones"]?[8]?.outcome == .updated && changed.destinations[0].counts[.updated] == 1)
+        #expect(rows["names"]?[8]?.outcome == .unchanged && changed.destinations[1].counts[.unchanged] == 20)
+    }
 }
 
 /// Row events, collected from the delivery threads.
 final class Rows: @unchecked Sendable {
     private let lock = NSLock()
-    private var rows: [Int: RowResult] = [:]
-    func add(_ row: RowResult) { lock.withLock { rows[row.location.row] = row } }
-    var byRow: [Int: RowResult] { lock.withLock { rows } }
-    var count: Int { byRow.count }
+    private var each: [String: [Int: RowResult]] = [:]
+    private var repeated = 0
+    func add(_ row: RowResult) {
+        lock.withLock {
+            if each[row.destination, default: [:]].updateValue(row, forKey: row.location.row) != nil { repeated += 1 }
+        }
+    }
+    /// Each destination's rows; a row reported twice to one destination is a failure.
+    var byDestination: [String: [Int: RowResult]] {
+        lock.withLock {
+            precondition(repeated == 0, "\(repeated) rows were reported twice to one destination")
+            return each
+        }
+    }
 }

@@ -5,8 +5,8 @@ import LeadEngine
 /// destination (prepare, send in batches, answers per row) with nothing behind it but a
 /// dictionary, and faults a test can arm: a row to refuse, a batch after which it fails.
 final class MemoryDestination: Destination, @unchecked Sendable {
-    let name = "memory"
-    let ledgerName = "memory"
+    let name: String
+    var ledgerName: String { name }
     let capabilities: DestinationCapabilities
     private let lock = NSLock()
     /// Every record held, by remote id: the lead's key and the hash of what was sent.
@@ -17,7 +17,14 @@ final class MemoryDestination: Destination, @unchecked Sendable {
     /// After this many batches, `send` throws (a destination lost mid-run).
     var failAfterBatches: Int?
 
-    init(largestBatch: Int = 50) {
+    /// `sendsPhone`: whether the phone is part of what it is sent (and so of its hash).
+    init(name: String = "memory", largestBatch: Int = 50, sendsPhone: Bool = true) {
+        self.name = name
+        contentHasher = { lead, _, _, _ in
+            var h = FNV64()
+            for part in [lead.fullName, lead.email] + (sendsPhone ? [lead.phone] : []) { h.mix(part) }
+            return String(h.value, radix: 16)
+        }
         capabilities = DestinationCapabilities(largestBatch: largestBatch, requests: 1_000_000, per: 1, upserts: true)
     }
 
@@ -43,11 +50,7 @@ final class MemoryDestination: Destination, @unchecked Sendable {
         }
     }
 
-    let contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String = { lead, _, _, _ in
-        var h = FNV64()
-        for part in [lead.fullName, lead.email, lead.phone] { h.mix(part) }
-        return String(h.value, radix: 16)
-    }
+    let contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String
 
     var count: Int { lock.withLock { records.count } }
 }

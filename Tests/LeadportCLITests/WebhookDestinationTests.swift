@@ -67,12 +67,6 @@ import Testing
         let bad = try Leadport.run(["import", list.path, "--to", "webhook:ftp://example.com/x"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("http(s) URL"))
-        // Two destinations in one run are refused, not one of them silently dropped.
-        let sentBefore = try hooks().count
-        let two = try Leadport.run(["import", list.path, "--to", "sqlite:" + t.dir.appendingPathComponent("a.db").path, "--to", "webhook:" + server.url("/hook").absoluteString])
-        #expect(two.status == 2)
-        #expect(two.stderr.contains("one --to per run"), "\(two.stderr)")
-        #expect(try hooks().count == sentBefore)
     }
 
     /// Issue 13 item 5: a hook whose host refuses connections stopped the run only after 146 s

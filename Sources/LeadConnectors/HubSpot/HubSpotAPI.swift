@@ -43,15 +43,17 @@ public final class HubSpotAPI: @unchecked Sendable {
 
     /// `log` gets one line per attempt (method, URL, status, time), secrets taken out. Without
     /// a `transport`, requests go through libcurl, a request that must not be sent twice on a
-    /// connection of its own (`OneShotsOnFreshConnections`).
+    /// connection of its own (`OneShotsOnFreshConnections`). `onRetry` hears of every retry
+    /// (for the `batch` progress events).
     public init(config: HubSpotConfig, transport: (any HTTPTransport)? = nil, policy: HubSpotClientPolicy = HubSpotClientPolicy(),
-                clock: any HTTPClock = SystemClock(), log: (@Sendable (String) -> Void)? = nil) {
+                clock: any HTTPClock = SystemClock(), log: (@Sendable (String) -> Void)? = nil,
+                onRetry: @escaping @Sendable (Retry.Event) -> Void = { _ in }) {
         let transport = transport ?? OneShotsOnFreshConnections(pooled: CurlTransport())
         self.config = config
         self.policy = policy
         redactor = Redactor(secrets: config.secrets)
         limits = HubSpotLimits(burst: policy.burst, interval: policy.interval, searchPerSecond: policy.searchPerSecond)
-        var chain: [any HTTPMiddleware] = [Retry(policy: policy.backoff, clock: clock), HubSpotGuard(clock: clock, lockedWait: policy.lockedWait),
+        var chain: [any HTTPMiddleware] = [Retry(policy: policy.backoff, clock: clock, onRetry: onRetry), HubSpotGuard(clock: clock, lockedWait: policy.lockedWait),
                                            HubSpotRateLimit(limits: limits, clock: clock)]
         if let log { chain.append(RedactedLog(redactor: redactor, clock: clock, log: log)) }
         chain.append(Auth(.bearer(config.token)))
@@ -152,7 +154,9 @@ public final class HubSpotAPI: @unchecked Sendable {
         let object = answer.json as? [String: Any]
         guard let message = object?["message"] as? String else { return "" }
         let category = (object?["category"] as? String) ?? (object?["policyName"] as? String)
-        return redactor.redact("(" + (category.map { $0 + ": " } ?? "") + String(message.prefix(300)) + ")")
+        // Redacted before it is cut: a token cut in two is no longer recognised as one (a
+        // 401 body repeating a 150-character token past the cut showed its first part).
+        return "(" + (category.map { redactor.redact($0) + ": " } ?? "") + String(redactor.redact(message).prefix(300)) + ")"
     }
 
     private func credentialsRefused(_ answer: Answer) -> HubSpotError {

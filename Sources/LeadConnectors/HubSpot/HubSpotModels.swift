@@ -60,9 +60,13 @@ public struct HubSpotMapping: Sendable, Equatable {
     public var notesProperty: String?
     /// A `lifecyclestage` for every lead (`lead`, `subscriber`; the account's internal value).
     public var lifecycleStage: String?
+    /// A custom property with unique values (`hasUniqueValue`) that contacts without an email
+    /// are upserted by, one of `customProperties`: sent twice, such a write updates instead of
+    /// creating again, without a search first.
+    public var idProperty: String?
 
-    public init(customProperties: [String: String] = [:], notesProperty: String? = nil, lifecycleStage: String? = nil) {
-        (self.customProperties, self.notesProperty, self.lifecycleStage) = (customProperties, notesProperty, lifecycleStage)
+    public init(customProperties: [String: String] = [:], notesProperty: String? = nil, lifecycleStage: String? = nil, idProperty: String? = nil) {
+        (self.customProperties, self.notesProperty, self.lifecycleStage, self.idProperty) = (customProperties, notesProperty, lifecycleStage, idProperty)
     }
 }
 

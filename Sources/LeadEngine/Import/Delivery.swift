@@ -7,18 +7,30 @@ import LeadStore
 import LeadWriters
 
 extension ImportRun {
-    /// A row whose outcome is settled and whose write waits for its transaction's commit: what
-    /// its row event, report, rejects and processed-sheet rows need, without the rest of its
-    /// lead, which is let go as soon as it is written. (Some 130 bytes: a `Lead` is ten times
-    /// that, so the rare rows that keep theirs keep it out of line.)
+    /// A row whose outcomes are settled and whose writes wait for their transaction's commit:
+    /// what its row events, report, rejects and processed-sheet rows need, without the rest of
+    /// its lead, which is let go as soon as it is written. (Some 130 bytes: a `Lead` is ten
+    /// times that, so the rare rows that keep theirs keep it out of line.)
     struct Settled: Sendable {
         var source: SourceLocation
-        var outcome: Outcome
-        var remoteID: String?
-        var reason: String?
-        var stage: RejectStage?
+        /// The first destination's outcome (nil: the row is pending there), then the others'
+        /// (none when there is one destination, which so costs no array).
+        var first: Result?
+        var others: [Result?]
         /// For a rejects file (rejected rows) or a processed sheet (every row).
         var kept: Kept?
+
+        struct Result: Sendable {
+            var outcome: Outcome
+            var remoteID: String?
+            var reason: String?
+            var stage: RejectStage?
+        }
+
+        subscript(lane lane: Int) -> Result? {
+            get { lane == 0 ? first : others[lane - 1] }
+            set { if lane == 0 { first = newValue } else { others[lane - 1] = newValue } }
+        }
     }
 
     /// A row's cells, and for a processed sheet its lead.
@@ -29,8 +41,17 @@ extension ImportRun {
         init(cells: [String], lead: Lead?) { (self.cells, self.lead) = (cells, lead) }
     }
 
-    /// The second stage: in-file dedupe in row order, delivery, the report, rejects and
-    /// processed files, and the row events. Used by one thread at a time.
+    /// The second stage: in-file dedupe in row order, delivery to every destination, the
+    /// report, rejects and processed files, and the row events.
+    ///
+    /// Three kinds of thread share the work. The delivery thread (`handle`) dedupes each batch
+    /// once and stages it for every destination: ledger look-ups, and each remote destination's
+    /// own `prepare`. Each remote destination has a sending thread, which sends its batches while
+    /// the delivery thread stages the next. The recording thread takes the batches in order,
+    /// waits for each destination's answers, records them in the ledger, writes the embedded
+    /// database's rows, and reports every row once per destination: it alone writes the store.
+    /// A slow destination so holds the others back by no more than the queues between them
+    /// (`ImportRun.queuedBatches`), and a destination that stops leaves the others going.
     ///
     /// The writes of several hand-offs go into one transaction of the store (`LeadStore.write`),
     /// committed every `transactionRows` rows; until then each row is kept only as `Settled`,
@@ -39,7 +60,6 @@ extension ImportRun {
     final class Delivery: @unchecked Sendable {
         private let run: ImportRun
         private let store: LeadStore
-        private let campaign: String?
         private let target: Mapping.Target
         private let runID: String
         private let report: CSVWriter?
@@ -48,69 +68,118 @@ extension ImportRun {
         private let failure: FirstFailure
         private var seenKeys: [String: Int] = [:]
         private(set) var counts: [Outcome: Int] = [:]
+        /// Each destination's, by `Lane.index`.
+        private(set) var laneCounts: [[Outcome: Int]]
+        /// Input rows that have an outcome at one destination at least.
         private(set) var rows = 0
         /// Data rows in all the files, once counted (set by the delivery thread before its first batch).
         var total: Int?
-        /// The rows settled since the last commit, in row order, and the width of their file.
+        /// The rows settled since the last commit, in order, and the width of their file.
         private var settled: [Settled] = []
         private var settledWidth = 0
-        /// Rows the store wrote since the last commit (for the embedded database's batch event).
+        /// Rows the embedded database wrote since the last commit (for its batch event).
         private var written = 0
-        /// For a remote destination (not in a dry run), the thread that sends each batch while
-        /// the delivery thread dedupes and prepares the next, and the thread that records what
-        /// was sent in the ledger and reports its rows while the next batch goes: LeadPort's
-        /// work on the batches either side then overlaps the destination's on batch n, which
-        /// otherwise waited while its answer was recorded (some 0.2 s of a 4 s import of 100k
-        /// rows into PostgreSQL).
-        private var sending: (queue: BlockingQueue<Staged?>, thread: WorkerThread, remote: any Destination)?
-        private var recording: (queue: BlockingQueue<Sent?>, thread: WorkerThread)?
+        private let tickets = BlockingQueue<Ticket?>(capacity: ImportRun.queuedBatches)
+        private var recorder: WorkerThread?
+        private let senders: [Sender]
 
-        init(run: ImportRun, store: LeadStore, campaign: String?, target: Mapping.Target, runID: String, failure: FirstFailure) throws {
+        /// A batch on its way to the recording thread, with each destination's part of it.
+        enum Ticket: Sendable {
+            case file(String, ColumnPlan)
+            case batch(rows: Int, [Part])
+        }
+
+        /// One destination's copy of a batch. Its rows without an outcome are the ones to deliver.
+        enum Part: Sendable {
+            /// Every row's outcome is settled (a dry run, or nothing to send).
+            case done([Pending])
+            /// For the embedded database, written by the recording thread.
+            case write([Pending])
+            /// Being sent by the destination's sending thread; its answer comes through `answer`.
+            case sending([Pending], Outgoing, Answer)
+        }
+
+        /// A sending thread's answer for one batch, waited for by the recording thread.
+        final class Answer: @unchecked Sendable {
+            private let ready = DispatchSemaphore(value: 0)
+            private var value: Transmitted?
+            func fulfil(_ transmitted: Transmitted) {
+                value = transmitted
+                ready.signal()
+            }
+            func wait() -> Transmitted {
+                ready.wait()
+                return value!
+            }
+        }
+
+        /// A remote destination's sending thread and its queue.
+        struct Sender {
+            let lane: Lane
+            let queue: BlockingQueue<(Outgoing, Answer)?>
+            let thread: WorkerThread
+        }
+
+        /// Every destination stopped: the rows need not be read any further. Not an error of
+        /// the run: each destination's own is in the summary.
+        struct EveryDestinationStopped: Error {}
+
+        init(run: ImportRun, store: LeadStore, target: Mapping.Target, runID: String, failure: FirstFailure) throws {
             self.run = run
             self.store = store
-            self.campaign = campaign
             self.target = target
             self.runID = runID
             self.failure = failure
+            laneCounts = Array(repeating: [:], count: run.lanes.count)
             report = try run.options.reportPath.map { try CSVWriter(path: $0, protectFormulas: false) }
             rejects = try run.options.rejectsPath.map { try CSVWriter(path: $0) }
             export = try run.options.exportPath.map { try openTableWriter(path: $0) }
             try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
-            if let remote = run.options.remote, !run.options.dryRun {
-                let sent = BlockingQueue<Sent?>(capacity: ImportRun.queuedBatches)
-                let recorder = WorkerThread(name: "leadport-record") { [self] in
-                    var draining = false
-                    while let item = sent.take() {
-                        // What was sent before a failure elsewhere is still recorded: the
-                        // destination has it. After a failure here, nothing more is.
-                        guard !draining else { continue }
-                        do {
-                            try self.record(item)
-                        } catch {
-                            failure.record(error)
-                            failed(recordingThread: true)
-                            draining = true
+            var senders: [Sender] = []
+            for lane in run.lanes where lane.remote != nil && !run.options.dryRun {
+                let queue = BlockingQueue<(Outgoing, Answer)?>(capacity: ImportRun.queuedBatches)
+                let thread = WorkerThread(name: "leadport-send") { [run, failure] in
+                    while let (outgoing, answer) = queue.take() {
+                        // After the destination stopped, or a failure of the run, what is still
+                        // queued stays unsent.
+                        guard lane.stopped == nil, failure.error == nil else {
+                            answer.fulfil(.notSent(outgoing.leads.count))
+                            continue
                         }
+                        let transmitted = run.transmit(outgoing, to: lane)
+                        if let stopped = transmitted.stopped { Self.stop(lane, stopped, run: run, failure: failure) }
+                        answer.fulfil(transmitted)
                     }
-                    settleLast()
                 }
-                let queue = BlockingQueue<Staged?>(capacity: ImportRun.queuedBatches)
-                let thread = WorkerThread(name: "leadport-send") { [self] in
-                    while let staged = queue.take() {
-                        // After a failure anywhere, what is still queued is dropped unsent.
-                        guard failure.error == nil else { continue }
-                        do {
-                            try self.send(staged, to: sent)
-                        } catch {
-                            failure.record(error)
-                        }
-                    }
-                    sent.put(nil)
-                    recorder.join()
-                }
-                sending = (queue, thread, remote)
-                recording = (sent, recorder)
+                senders.append(Sender(lane: lane, queue: queue, thread: thread))
             }
+            self.senders = senders
+            recorder = WorkerThread(name: "leadport-record") { [self, tickets] in
+                var draining = false
+                while let ticket = tickets.take() {
+                    // What was sent before a failure elsewhere is still recorded: the
+                    // destination has it. After a failure here, nothing more is.
+                    guard !draining else {
+                        if case .batch(_, let parts) = ticket { for case .sending(_, _, let answer) in parts { _ = answer.wait() } }
+                        continue
+                    }
+                    do {
+                        try self.record(ticket)
+                    } catch {
+                        failure.record(error)
+                        failed()
+                        draining = true
+                    }
+                }
+                settleLast()
+            }
+        }
+
+        /// Stops `lane` (its unsent rows stay pending for the next run); when no destination is
+        /// left, the reading stops too.
+        static func stop(_ lane: Lane, _ error: any Error, run: ImportRun, failure: FirstFailure) {
+            lane.stop(error)
+            if run.lanes.allSatisfy({ $0.stopped != nil }) { failure.record(EveryDestinationStopped()) }
         }
 
         private func startFile(_ file: String, plan: ColumnPlan) throws {
@@ -120,79 +189,109 @@ extension ImportRun {
             try export?.startSheet(run.sheetName(file: file), header: plan.columnNames + ExportColumns.names + ["_status", "_reason", "_source_row"])
         }
 
-        /// Takes the work over, so that its batch has one owner and is changed in place
-        /// instead of copied.
+        /// On the delivery thread: dedupes the batch, then stages each destination's copy of it
+        /// and hands it on. Takes the work over, so that its batch has one owner and is changed
+        /// in place instead of copied (the last destination's copy is the batch itself).
         func handle(_ work: consuming Work) throws {
             switch consume work {
             case .file(let file, let plan):
-                if let sending { sending.queue.put(.file(file, plan)) } else { try startFile(file, plan: plan) }
-            case .batch(var batch, let plan):
+                tickets.put(.file(file, plan))
+            case .batch(var batch, _):
+                for k in batch.indices { batch[k].position = k }
                 dedupe(&batch)
-                if let sending {
-                    let outgoing = try run.stage(&batch, for: sending.remote, store: store, campaign: campaign, target: target)
-                    sending.queue.put(.batch(batch, plan, outgoing))
-                    return
-                }
-                written += try run.deliver(&batch, store: store, campaign: campaign, target: target, runID: runID)
-                try settle(batch)
+                let rows = batch.count
+                var parts: [Part] = []
+                for lane in run.lanes.dropLast() { parts.append(try stage(batch, for: lane)) }
+                parts.append(try stage(consume batch, for: run.lanes[run.lanes.count - 1]))
+                tickets.put(.batch(rows: rows, parts))
             }
         }
 
-        /// On the sending thread: a batch that was not sent whole (its connection lost, its
-        /// credentials refused) is not handed on; its rows stay pending for the rerun.
-        private func send(_ staged: consuming Staged, to sent: BlockingQueue<Sent?>) throws {
-            guard let remote = sending?.remote else { return }
-            switch consume staged {
-            case .file(let file, let plan): sent.put(.file(file, plan))
-            case .batch(let batch, _, let outgoing):
-                let transmitted = outgoing.map { run.transmit($0, to: remote, campaign: campaign) } ?? ImportRun.Transmitted()
-                sent.put(.batch(batch, outgoing, transmitted))
-                // What was confirmed before the destination stopped is recorded all the same.
-                if let stopped = transmitted.stopped { throw stopped }
+        /// One destination's part of a batch.
+        private func stage(_ batch: consuming [Pending], for lane: Lane) throws -> Part {
+            var batch = consume batch
+            // Each destination hashes what it is sent: the first's hash is the batch's own.
+            if lane.index > 0 {
+                for k in batch.indices where batch[k].otherHashes.count >= lane.index { batch[k].hash = batch[k].otherHashes[lane.index - 1] }
             }
+            guard lane.remote != nil else { return .write(batch) }
+            // A destination that stopped gets nothing more: its rows to send stay pending.
+            if lane.stopped != nil { return .done(batch.filter { $0.outcome != nil }) }
+            let outgoing: Outgoing?
+            do {
+                outgoing = try run.stage(&batch, for: lane, store: store, target: target)
+            } catch let stopped as DestinationStopped {
+                Self.stop(lane, stopped.error, run: run, failure: failure)
+                return .done(batch.filter { $0.outcome != nil })
+            }
+            guard let outgoing, let sender = senders.first(where: { $0.lane === lane }) else { return .done(batch) }
+            let answer = Answer()
+            sender.queue.put((outgoing, answer))
+            return .sending(batch, outgoing, answer)
         }
 
-        /// On the recording thread.
-        private func record(_ item: consuming Sent) throws {
-            switch consume item {
+        /// On the recording thread: each destination's answers recorded (and the embedded
+        /// database's rows written), then every row settled once per destination.
+        private func record(_ ticket: consuming Ticket) throws {
+            switch consume ticket {
             case .file(let file, let plan): try startFile(file, plan: plan)
-            case .batch(var batch, let outgoing, let transmitted):
-                if let outgoing {
-                    try run.record(outgoing, transmitted, batch: &batch, store: store, runID: runID)
-                    // The rows the destination never got stay pending: no outcome, no report line.
-                    if !transmitted.unsent.isEmpty {
-                        let unsentRows = Set(transmitted.unsent.map { outgoing.rows[$0] })
-                        batch = batch.indices.filter { !unsentRows.contains($0) }.map { batch[$0] }
+            case .batch(let rows, let parts):
+                var settling = [Settled?](repeating: nil, count: rows)
+                for (lane, part) in zip(run.lanes, parts) {
+                    var batch: [Pending]
+                    switch part {
+                    case .done(let b): batch = b
+                    case .write(let b):
+                        batch = b
+                        written += try run.deliver(&batch, lane: lane, store: store, target: target, runID: runID)
+                    case .sending(let b, let outgoing, let answer):
+                        batch = b
+                        let transmitted = answer.wait()
+                        try run.record(outgoing, transmitted, batch: &batch, lane: lane, store: store, runID: runID)
+                        // The rows the destination never got stay pending: no outcome, no report line.
+                        if !transmitted.unsent.isEmpty {
+                            let unsentRows = Set(transmitted.unsent.map { outgoing.rows[$0] })
+                            batch = batch.indices.filter { !unsentRows.contains($0) }.map { batch[$0] }
+                        }
+                    }
+                    settle(batch, lane: lane, into: &settling)
+                }
+                for row in settling {
+                    // Kept only for a processed sheet, or a rejected row's rejects line.
+                    if var row {
+                        if export == nil, row.kept != nil, !(0..<run.lanes.count).contains(where: { row[lane: $0]?.outcome == .rejected }) { row.kept = nil }
+                        settled.append(row)
                     }
                 }
-                try settle(batch)
+                if settled.count >= ImportRun.transactionRows(remaining: total.map { $0 - self.rows - settled.count }) {
+                    try commitSettled()
+                }
             }
         }
 
-        /// After an error in `handle` or `record`: when it undid the store's open transaction,
-        /// the rows settled since the last commit are not written, and go unreported. (For a
-        /// remote destination the settled rows are the recording thread's: only it calls this.)
-        func failed(recordingThread: Bool = false) {
-            if recording == nil || recordingThread, !store.isWriting {
+        /// After an error on the recording thread: when it undid the store's open transaction,
+        /// the rows settled since the last commit are not written, and go unreported.
+        private func failed() {
+            if !store.isWriting {
                 settled.removeAll()
                 written = 0
             }
         }
 
-        /// At the end of the rows, on the delivery thread: commits and reports what is left
-        /// (for a remote destination, once the sending and recording threads are done with what they were given).
-        /// What was written before a failure in another stage is committed, as it would have
-        /// been had that stage failed a little later.
+        /// At the end of the rows, on the delivery thread: waits for the sending and recording
+        /// threads to be done with what they were given; the recording thread then commits and
+        /// reports what is left. What was written before a failure in another stage is
+        /// committed, as it would have been had that stage failed a little later.
         func end() {
-            guard let sending else { return settleLast() }
-            sending.queue.put(nil)
-            sending.thread.join()
+            for sender in senders { sender.queue.put(nil) }
+            tickets.put(nil)
+            recorder?.join()
+            for sender in senders { sender.thread.join() }
         }
 
         private func settleLast() {
             do { try commitSettled() } catch { failure.record(error) }
         }
-
         /// Marks each lead whose key an earlier row of the run had as a duplicate of it.
         private func dedupe(_ batch: inout [Pending]) {
             for k in batch.indices where batch[k].outcome == nil || batch[k].passedOver {
@@ -210,38 +309,40 @@ extension ImportRun {
             }
         }
 
-        /// Keeps what the report needs of each row of a delivered batch, lets the batch go, and
-        /// commits once enough rows have been written.
-        private func settle(_ batch: consuming [Pending]) throws {
+        /// Keeps what the report needs of each row of one destination's copy of a batch, and
+        /// lets the copy go.
+        private func settle(_ batch: consuming [Pending], lane: Lane, into rows: inout [Settled?]) {
+            let lanes = run.lanes.count
             for k in batch.indices {
                 let outcome = batch[k].outcome ?? .failed
-                let keeps = export != nil || (rejects != nil && outcome == .rejected)
-                settled.append(Settled(source: batch[k].lead.source, outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason,
-                                       stage: batch[k].stage, kept: keeps ? Kept(cells: batch[k].cells, lead: export != nil ? batch[k].lead : nil) : nil))
+                let n = batch[k].position
+                if rows[n] == nil {
+                    let keeps = export != nil || rejects != nil
+                    rows[n] = Settled(source: batch[k].lead.source, first: nil, others: lanes == 1 ? [] : Array(repeating: nil, count: lanes - 1),
+                                      kept: keeps ? Kept(cells: batch[k].cells, lead: export != nil ? batch[k].lead : nil) : nil)
+                }
+                rows[n]![lane: lane.index] = Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage)
             }
             // Freeing a batch (some fifty strings a row) is left to another thread: this one
             // is the pipeline's narrowest.
             DispatchQueue.global().async { [batch] in _ = batch.count }
-            if settled.count >= ImportRun.transactionRows(remaining: total.map { $0 - rows - settled.count }) {
-                try commitSettled()
-            }
         }
 
         /// Commits the store's open transaction, then counts and reports each row settled
         /// since the last commit.
         private func commitSettled() throws {
-            let embedded = run.options.remote == nil
+            let embedded = run.lanes.first { $0.remote == nil }
             do {
                 try store.commit()
             } catch {
-                if embedded { run.emit(.batch(BatchResult(destination: run.destination, size: written, status: "failed", attempt: 1, retryAfter: nil))) }
+                if let embedded { run.emit(.batch(BatchResult(destination: embedded.name, size: written, status: "failed", attempt: 1, retryAfter: nil))) }
                 store.rollback()
                 settled.removeAll()
                 written = 0
                 throw error
             }
-            if embedded && written > 0 {
-                run.emit(.batch(BatchResult(destination: run.destination, size: written, status: "ok", attempt: 1, retryAfter: nil)))
+            if let embedded, written > 0 {
+                run.emit(.batch(BatchResult(destination: embedded.name, size: written, status: "ok", attempt: 1, retryAfter: nil)))
             }
             written = 0
             var done: [Settled] = []
@@ -249,26 +350,50 @@ extension ImportRun {
             try finish(done)
         }
 
-        /// Counts and reports each row.
-        private func finish(_ rows: [Settled]) throws {
-            let destination = run.destination
-            for row in rows {
-                let (source, outcome) = (row.source, row.outcome)
-                // A destination's reason may quote what its server said, secrets included.
-                let reason = row.reason.map(KnownSecrets.redact)
-                counts[outcome, default: 0] += 1
-                self.rows += 1
-                run.emit(.row(RowResult(location: source, destination: destination, outcome: outcome, remoteID: row.remoteID, reason: reason)))
-                try report?.write([source.file, source.sheet ?? "", String(source.row), destination, outcome.rawValue, row.remoteID ?? "", reason ?? ""])
-                if outcome == .rejected, let cells = row.kept?.cells {
-                    try rejects?.write(run.fitted(cells, settledWidth) + [source.file, source.sheet ?? "", String(source.row),
-                                                                         (row.stage ?? .destination).rawValue, reason ?? ""])
+        /// Counts and reports each row, once for each destination where it has an outcome.
+        /// Its rejects line and processed-sheet row are written once: with several
+        /// destinations, the outcomes and reasons there are each destination's, named.
+        private func finish(_ settledRows: [Settled]) throws {
+            let names = run.lanes.map(\.name)
+            for row in settledRows {
+                let source = row.source
+                rows += 1
+                var results: [(lane: Int, Settled.Result)] = []
+                for lane in names.indices {
+                    guard var result = row[lane: lane] else { continue }
+                    // A destination's reason may quote what its server said, secrets included.
+                    result.reason = result.reason.map(KnownSecrets.redact)
+                    counts[result.outcome, default: 0] += 1
+                    laneCounts[lane][result.outcome, default: 0] += 1
+                    run.emit(.row(RowResult(location: source, destination: names[lane], outcome: result.outcome, remoteID: result.remoteID, reason: result.reason)))
+                    try report?.write([source.file, source.sheet ?? "", String(source.row), names[lane], result.outcome.rawValue, result.remoteID ?? "", result.reason ?? ""])
+                    results.append((lane, result))
                 }
-                if let export, let cells = row.kept?.cells, let lead = row.kept?.lead {
+                guard let cells = row.kept?.cells, !results.isEmpty else { continue }
+                let (status, reason) = Self.combined(results, names: names)
+                if let rejected = results.first(where: { $0.1.outcome == .rejected }) {
+                    let rejections = results.filter { $0.1.outcome == .rejected }
+                    try rejects?.write(run.fitted(cells, settledWidth) + [source.file, source.sheet ?? "", String(source.row), (rejected.1.stage ?? .destination).rawValue,
+                                                                         Self.combined(rejections, names: names).reason])
+                }
+                if let export, let lead = row.kept?.lead {
                     try export.write(run.fitted(cells, settledWidth).map(SheetCell.text) + ExportColumns.values(lead)
-                                     + [.text(outcome.rawValue), .text(reason ?? ""), .number(Double(source.row))])
+                                     + [.text(status), .text(reason), .number(Double(source.row))])
                 }
             }
+        }
+
+        /// A row's status and reason over its destinations: one destination's as they are; the
+        /// same outcome everywhere as that outcome; otherwise each named ("hubspot: created;
+        /// sqlite:leadport.db: unchanged"). A reason is named after its destination when there are several.
+        static func combined(_ results: [(lane: Int, Settled.Result)], names: [String]) -> (status: String, reason: String) {
+            if results.count == 1 || (names.count == 1) { return (results[0].1.outcome.rawValue, results[0].1.reason ?? "") }
+            let same = Set(results.map(\.1.outcome)).count == 1
+            let status = same ? results[0].1.outcome.rawValue : results.map { "\(names[$0.lane]): \($0.1.outcome.rawValue)" }.joined(separator: "; ")
+            let reasons = results.compactMap { r in r.1.reason.map { "\(names[r.lane]): \($0)" } }
+            // A reason every destination shares (a rule's, a duplicate's) is given once.
+            let distinct = Set(results.compactMap(\.1.reason))
+            return (status, distinct.count == 1 && reasons.count == results.count ? results[0].1.reason! : reasons.joined(separator: "; "))
         }
 
         func close() throws {

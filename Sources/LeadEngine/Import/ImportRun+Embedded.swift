@@ -7,18 +7,10 @@ import LeadStore
 extension ImportRun {
     /// Delivers the batch into the embedded database (in a dry run, only works out each row's
     /// outcome) and returns how many rows it wrote, into the store's open transaction.
-    func deliver(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws -> Int {
-        if let remote = options.remote {
-            // A dry run's (a real run's go through the sending thread: `Delivery`).
-            if let outgoing = try stage(&batch, for: remote, store: store, campaign: campaign, target: target) {
-                let sent = transmit(outgoing, to: remote, campaign: campaign)
-                try record(outgoing, sent, batch: &batch, store: store, runID: runID)
-                if let stopped = sent.stopped { throw stopped }
-            }
-            return 0
-        }
+    /// `lane` is the embedded database's.
+    func deliver(_ batch: inout [Pending], lane: Lane, store: LeadStore, target: Mapping.Target, runID: String) throws -> Int {
         if options.dryRun {
-            let known = try knownLeads(batch, store: store)
+            let known = try knownLeads(batch, lane: lane, store: store)
             for k in batch.indices where batch[k].outcome == nil {
                 if let entry = known[Pending.ledgerKey(batch[k].key, batch[k].lead.source)] {
                     batch[k].outcome = entry.contentHash == batch[k].hash ? .unchanged : .updated
@@ -33,9 +25,9 @@ extension ImportRun {
         for k in batch.indices where batch[k].outcome == nil { size += 1 }
         guard size > 0 else { return 0 }
         do {
-            try write(&batch, store: store, campaign: campaign, target: target, runID: runID)
+            try write(&batch, lane: lane, store: store, target: target, runID: runID)
         } catch {
-            emit(.batch(BatchResult(destination: destination, size: size, status: "failed", attempt: 1, retryAfter: nil)))
+            emit(.batch(BatchResult(destination: lane.name, size: size, status: "failed", attempt: 1, retryAfter: nil)))
             throw error
         }
         return size
@@ -44,15 +36,16 @@ extension ImportRun {
     /// What the ledger already holds for the batch's keys. When it held nothing for this
     /// destination as the run began there is nothing to look up: the in-file dedupe already
     /// keeps a key from coming twice within the run.
-    func knownLeads(_ batch: [Pending], store: LeadStore) throws -> [String: LeadStore.LedgerEntry] {
-        if ledgerWasEmpty { return [:] }
-        return try store.ledger(destination: ledgerName, keys: batch.compactMap { $0.outcome == nil ? Pending.ledgerKey($0.key, $0.lead.source) : nil })
+    func knownLeads(_ batch: [Pending], lane: Lane, store: LeadStore) throws -> [String: LeadStore.LedgerEntry] {
+        if lane.ledgerWasEmpty { return [:] }
+        return try store.ledger(destination: lane.ledgerName, keys: batch.compactMap { $0.outcome == nil ? Pending.ledgerKey($0.key, $0.lead.source) : nil })
     }
 
     /// Creates or updates each lead that has no outcome yet, and records it in the ledger, in
     /// the store's open transaction (committed by the delivery every `transactionRows` rows).
-    private func write(_ batch: inout [Pending], store: LeadStore, campaign: String?, target: Mapping.Target, runID: String) throws {
-        let known = try knownLeads(batch, store: store)
+    private func write(_ batch: inout [Pending], lane: Lane, store: LeadStore, target: Mapping.Target, runID: String) throws {
+        let campaign = lane.campaign
+        let known = try knownLeads(batch, lane: lane, store: store)
         try store.write { tx in
             // The campaign's next sequence number, read once a batch and counted on from there.
             var seq = try campaign.map { try tx.nextSeq(campaign: $0) } ?? 1
@@ -79,7 +72,7 @@ extension ImportRun {
                         try tx.updateAddress(id: String(address.dropFirst(2)), record)
                     }
                     batch[k].outcome = .updated
-                    changed.append(LedgerRecord(destination: ledgerName, key: key, remoteID: entry.remoteID, hash: batch[k].hash, run: runID, source: source))
+                    changed.append(LedgerRecord(destination: lane.ledgerName, key: key, remoteID: entry.remoteID, hash: batch[k].hash, run: runID, source: source))
                     continue
                 } else {
                     var remoteID = ""
@@ -92,7 +85,7 @@ extension ImportRun {
                     }
                     if target != .campaignAddresses {
                         let id = recordIDs.next()
-                        newContacts.append(NewContact(id: id, user: options.user ?? FlyrUser.local, contact: batch[k].contact, campaign: campaign, addressID: addressID))
+                        newContacts.append(NewContact(id: id, user: lane.user, contact: batch[k].contact, campaign: campaign, addressID: addressID))
                         remoteID = id
                     }
                     // `contact|a:address`, either alone.
@@ -100,7 +93,7 @@ extension ImportRun {
                     batch[k].remoteID = remoteID
                     batch[k].outcome = .created
                 }
-                added.append(LedgerRecord(destination: ledgerName, key: key, remoteID: batch[k].remoteID ?? "", hash: batch[k].hash, run: runID, source: source))
+                added.append(LedgerRecord(destination: lane.ledgerName, key: key, remoteID: batch[k].remoteID ?? "", hash: batch[k].hash, run: runID, source: source))
             }
             try tx.insertAddresses(newAddresses)
             try tx.insertContacts(newContacts)

@@ -26,6 +26,16 @@ extension ImportRun {
         var answers: [DeliveryResult?] = []
         var unsent: Set<Int> = []
         var stopped: (any Error)?
+
+        /// None of `count` leads was sent.
+        static func notSent(_ count: Int) -> Transmitted {
+            Transmitted(answers: Array(repeating: .failed(reason: "not sent"), count: count), unsent: Set(0..<count))
+        }
+    }
+
+    /// The destination failed in `prepare`: it stops, and the other destinations go on.
+    struct DestinationStopped: Error {
+        var error: any Error
     }
 
     /// A batch's leads for a remote destination, and the batch rows they came from.
@@ -43,8 +53,10 @@ extension ImportRun {
     /// The first half of a remote delivery: the leads the ledger knows unchanged are marked so,
     /// and the rest prepared by the destination. In a dry run that is all (and nil is returned);
     /// otherwise what is to be sent.
-    func stage(_ batch: inout [Pending], for remote: any Destination, store: LeadStore, campaign: String?, target: Mapping.Target) throws -> Outgoing? {
-        let known = try knownLeads(batch, store: store)
+    func stage(_ batch: inout [Pending], for lane: Lane, store: LeadStore, target: Mapping.Target) throws -> Outgoing? {
+        guard let remote = lane.remote else { return nil }
+        let campaign = lane.campaign
+        let known = try knownLeads(batch, lane: lane, store: store)
         var outbound: [OutboundLead] = []
         var rows: [Int] = []
         for k in batch.indices where batch[k].outcome == nil {
@@ -62,7 +74,11 @@ extension ImportRun {
             rows.append(k)
         }
         guard !outbound.isEmpty else { return nil }
-        try remote.prepare(&outbound, campaign: campaign)
+        do {
+            try remote.prepare(&outbound, campaign: campaign)
+        } catch {
+            throw DestinationStopped(error: error)
+        }
         if options.dryRun {
             for (lead, k) in zip(outbound, rows) {
                 batch[k].outcome = lead.alreadyThere ? .unchanged : lead.action == .update ? .updated : .created
@@ -80,7 +96,8 @@ extension ImportRun {
     /// A hand-off is sent in the destination's (smaller) batches. When the destination stops
     /// part way (lost, credentials refused), what it confirmed before is still returned, to be
     /// recorded: only the leads it never got are left for the next run.
-    func transmit(_ outgoing: Outgoing, to remote: any Destination, campaign: String?) -> Transmitted {
+    func transmit(_ outgoing: Outgoing, to lane: Lane) -> Transmitted {
+        guard let remote = lane.remote else { return Transmitted() }
         let outbound = outgoing.leads
         let sending = outbound.indices.filter { !outbound[$0].alreadyThere }
         let splitter = BatchSplitter(largestBatch: remote.capabilities.largestBatch)
@@ -90,8 +107,8 @@ extension ImportRun {
         let results = splitter.deliver(sending.count == outbound.count ? outbound : sending.map { outbound[$0] }) { slice in
             if sent.stopped == nil {
                 do {
-                    let answer = try remote.send(slice, campaign: campaign, user: options.user ?? FlyrUser.local)
-                    emit(.batch(BatchResult(destination: destination, size: slice.count, status: Self.status(answer), attempt: 1, retryAfter: nil)))
+                    let answer = try remote.send(slice, campaign: lane.campaign, user: lane.user)
+                    emit(.batch(BatchResult(destination: lane.name, size: slice.count, status: Self.status(answer), attempt: 1, retryAfter: nil)))
                     return answer
                 } catch {
                     sent.stopped = error
@@ -111,7 +128,7 @@ extension ImportRun {
     /// The third half, on the recording thread: gives each row its outcome from the answers and
     /// records what the destination confirmed in the ledger (the store's open transaction,
     /// committed with the rows of later batches).
-    func record(_ outgoing: Outgoing, _ sent: Transmitted, batch: inout [Pending], store: LeadStore, runID: String) throws {
+    func record(_ outgoing: Outgoing, _ sent: Transmitted, batch: inout [Pending], lane: Lane, store: LeadStore, runID: String) throws {
         let (outbound, rows, answers) = (outgoing.leads, outgoing.rows, sent.answers)
         // Leads new to the ledger are plain inserts; only changed ones replace an entry (an
         // upsert of many rows makes SQLite keep a statement journal: LeadStore.record).
@@ -136,7 +153,7 @@ extension ImportRun {
                 (batch[k].outcome, batch[k].reason) = (.failed, reason)
                 continue
             }
-            let record = LedgerRecord(destination: ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "", hash: lead.hash, run: runID, source: source,
+            let record = LedgerRecord(destination: lane.ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "", hash: lead.hash, run: runID, source: source,
                                       rowHash: batch[k].rowHash)
             if lead.action == .update { replacing.append(record) } else { records.append(record) }
         }

@@ -7,9 +7,8 @@ import LeadReaders
 extension ImportRun {
     /// Everything about one row that does not depend on the rows before it: the lead, its key
     /// and hash, and whether it is blank or rejected. Runs on any thread.
-    /// `hasher`: the destination's hash of what it sends (nil: the embedded database's).
-    static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, target: Mapping.Target, campaign: String?,
-                        hasher: (@Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String)?) -> Pending {
+    /// The lead is hashed for each destination as that destination hashes what it is sent.
+    static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, target: Mapping.Target, lanes: [Lane]) -> Pending {
         let lead = builder.build(row)
         // The address lines are built once here and shared by both records.
         let delivery = lead.address.deliveryLine
@@ -20,8 +19,12 @@ extension ImportRun {
         let key = DedupeKey.make(lead, kinds: plan.mapping.dedupe)
         // What `stage` hands the destination: the contact unless only addresses are written, the
         // address when a campaign's addresses are.
-        let hash = hasher.map { $0(lead, target != .campaignAddresses ? contact : nil, target != .contacts && campaign != nil ? address : nil, campaign) }
-            ?? ContentHash.of(lead, contact: contact, target: target)
+        func hashed(_ lane: Lane) -> String {
+            lane.hasher.map { $0(lead, target != .campaignAddresses ? contact : nil, target != .contacts && lane.campaign != nil ? address : nil, lane.campaign) }
+                ?? ContentHash.of(lead, contact: contact, target: target)
+        }
+        let hash = hashed(lanes[0])
+        let otherHashes = lanes.dropFirst().map(hashed)
         var outcome: Outcome?, reason: String?, stage: RejectStage?
         if row.isBlank {
             (outcome, reason) = (.skipped, "blank row")
@@ -29,7 +32,8 @@ extension ImportRun {
             (outcome, reason, stage) = (.rejected, why, rejectedAt)
         }
         // Built last, so the lead moves into it instead of being copied.
-        return Pending(lead: lead, cells: row.cells, key: key, hash: hash, contact: contact, address: address, outcome: outcome, reason: reason, stage: stage)
+        return Pending(lead: lead, cells: row.cells, key: key, hash: hash, otherHashes: otherHashes, contact: contact, address: address,
+                       outcome: outcome, reason: reason, stage: stage)
     }
 
     /// The processed sheet for one input is named after its file.

@@ -14,27 +14,62 @@ import LeadWriters
 public final class ImportRun: @unchecked Sendable {
     private(set) var options: ImportOptions
     let emit: (ProgressEvent) -> Void
-    /// The destination as reports name it.
-    let destination: String
-    /// The destination as the ledger knows it: for the embedded database, the same whatever
-    /// path it is opened by.
-    let ledgerName: String
+    /// Every destination of the run: the embedded database first when it is one, then the
+    /// others in the order of `--to`.
+    let lanes: [Lane]
     let recordIDs = RecordIDGenerator()
-    /// Set as the run starts, before its first write.
-    var ledgerWasEmpty = false
 
     public init(options: ImportOptions, emit: @escaping (ProgressEvent) -> Void) {
         self.options = options
         self.emit = emit
-        destination = options.remote?.name ?? "sqlite:" + options.databasePath
-        ledgerName = options.remote?.ledgerName ?? LeadStore.ownLedger
+        var lanes: [Lane] = []
+        if options.embedded || options.remotes.isEmpty {
+            lanes.append(Lane(index: 0, name: "sqlite:" + options.databasePath, ledgerName: LeadStore.ownLedger, remote: nil))
+        }
+        for remote in options.remotes {
+            lanes.append(Lane(index: lanes.count, name: remote.name, ledgerName: remote.ledgerName, remote: remote))
+        }
+        self.lanes = lanes
+    }
+
+    /// One destination of a run, and what the run settles about it before the rows (its
+    /// campaign, whose the rows are) and learns as they go (whether it stopped).
+    final class Lane: @unchecked Sendable {
+        let index: Int
+        /// As reports and events name it.
+        let name: String
+        /// As the ledger knows it: for the embedded database, the same whatever path it is opened by.
+        let ledgerName: String
+        /// nil: the embedded database.
+        let remote: (any Destination)?
+        /// The hash of what it is sent (nil: the embedded database's `ContentHash`).
+        let hasher: (@Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String)?
+        /// Set as the run starts, before the rows, and not changed after.
+        var campaign: String?
+        var user = FlyrUser.local
+        var ledgerWasEmpty = false
+        private let lock = NSLock()
+        private var stoppedBy: (any Error)?
+
+        init(index: Int, name: String, ledgerName: String, remote: (any Destination)?) {
+            (self.index, self.name, self.ledgerName, self.remote) = (index, name, ledgerName, remote)
+            hasher = remote?.contentHasher
+        }
+
+        /// Why the destination stopped part way, if it did: nothing more is sent to it, and
+        /// its unsent rows go with the next run, while the other destinations go on.
+        var stopped: (any Error)? { lock.withLock { stoppedBy } }
+        func stop(_ error: any Error) { lock.withLock { if stoppedBy == nil { stoppedBy = error } } }
     }
 
     struct Pending: Sendable {
         var lead: Lead
         var cells: [String]
         var key: String?
+        /// The hash of what the destination being delivered to is sent (`Lane.hasher`): the
+        /// first destination's as built, each other's taken from `otherHashes` in its turn.
         var hash: String
+        var otherHashes: [String] = []
         /// The columns to write, worked out in the first stage so the writer only writes.
         var contact: ContactRecord
         var address: AddressRecord?
@@ -46,6 +81,8 @@ public final class ImportRun: @unchecked Sendable {
         var rowHash: String?
         /// The ledger knew the row as it is: its lead was not built again, and is unchanged.
         var passedOver = false
+        /// Its place in its batch, which each destination's copy keeps as rows drop out of it.
+        var position = 0
 
         /// The key the ledger knows a row by: its dedupe key, or for a lead without one (a name
         /// alone) where it came from. (Static, so that reading it does not copy the row.)
@@ -66,61 +103,40 @@ public final class ImportRun: @unchecked Sendable {
         defer { _ = try? counted.value() }
         let store = try LeadStore(path: options.databasePath)
         defer { try? store.close() }
-        ledgerWasEmpty = !(try store.hasLedger(destination: ledgerName))
-        // For a remote destination, rows are hashed as they come: a row the ledger has seen as
+        for lane in lanes { lane.ledgerWasEmpty = !(try store.hasLedger(destination: lane.ledgerName)) }
+        // For one remote destination, rows are hashed as they come: a row the ledger has seen as
         // it is now (same cells, same mapping and options, same rules) is passed over without
         // building its lead, which is most of a rerun's work. Not when the processed sheet is
-        // written, which needs every lead.
-        let hashesRows = options.remote != nil && options.exportPath == nil
+        // written, which needs every lead, nor for several destinations (a row is passed over
+        // only when every one of them has it: not worth a second look-up per row).
+        let passing = lanes.count == 1 && lanes[0].remote != nil && options.exportPath == nil ? lanes[0] : nil
         // What the ledger knows by row hash, read in one pass while the run starts (see
         // `LeadStore.ledgerByRowHash`); for a ledger much larger than any list, batch by batch.
-        let byRowHash = hashesRows && !ledgerWasEmpty ? Background(name: "leadport-ledger") { [store, ledgerName] in
-            try store.ledgerByRowHash(destination: ledgerName, limit: Self.ledgerPreloadLimit)
-        } : nil
+        let byRowHash = passing.flatMap { lane in lane.ledgerWasEmpty ? nil : Background(name: "leadport-ledger") { [store] in
+            try store.ledgerByRowHash(destination: lane.ledgerName, limit: Self.ledgerPreloadLimit)
+        } }
         let plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
         // Emitted by the delivery thread before its first row, once the count is in.
         let runStarted: @Sendable () throws -> Int = { [self] in
             let total = try zip(counted.value(), plans).reduce(0) { $0 + $1.0 - $1.1.rowsThroughHeader }
-            emit(.runStarted(runID: runID, inputs: files, destinations: [destination], total: total))
+            emit(.runStarted(runID: runID, inputs: files, destinations: self.lanes.map(\.name), total: total))
             return total
         }
 
-        var campaignID: String?
         // An auto-mapped list imported into a campaign fills its recipient addresses too.
         let target: Mapping.Target = options.campaign != nil && options.mapping == nil ? .both : plans.first?.mapping.target ?? .contacts
-        let campaignRef = options.campaign ?? plans.first?.mapping.defaults.campaign
-        // An id names a campaign that exists, whoever owns it: it is never created (a campaign
-        // named after an id would be a new, empty one). A name is created when missing.
-        var campaignOwner: String?
-        if let campaignRef, let remote = options.remote {
-            // In a dry run a campaign still to be created has no id: nothing of it can be there yet.
-            let match = try remote.campaign(campaignRef, owner: options.user, create: !options.dryRun)
-            campaignID = match?.id
-            campaignOwner = match?.owner
-        } else if let campaignRef {
-            let match = try store.campaign(campaignRef, owner: options.user, create: !options.dryRun)
-            if let match, !match.ambiguous.isEmpty { throw AmbiguousCampaign(name: campaignRef, ids: match.ambiguous) }
-            campaignID = match?.id ?? (options.dryRun && !CampaignMatch.isID(campaignRef) ? "(new campaign)" : nil)
-            campaignOwner = match?.owner
-        } else if target == .campaignAddresses {
-            throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
-        }
-        if let campaignRef, campaignID == nil, CampaignMatch.isID(campaignRef) {
-            throw UnknownCampaign(id: campaignRef, destination: destination)
-        }
-        // The contacts are the given user's, else the campaign owner's.
-        options.user = options.user ?? campaignOwner ?? FlyrUser.local
+        try settleCampaigns(reference: options.campaign ?? plans.first?.mapping.defaults.campaign, target: target, store: store)
 
         let failure = FirstFailure()
-        let delivery = try Delivery(run: self, store: store, campaign: campaignID, target: target, runID: runID, failure: failure)
+        let delivery = try Delivery(run: self, store: store, target: target, runID: runID, failure: failure)
         // Three stages, each on a thread of its own, handing batches on through bounded queues:
         // the reader cuts the files into batches of rows; this thread builds each batch's leads
-        // on every core; the delivery thread dedupes them in row order, writes them, and
-        // reports each row. (For a remote destination the delivery is two threads: see
-        // `Delivery`.) A failure in the reader or the delivery stops both. The batches are
-        // small (`handOffRows`) and the queues short, so that few rows are in memory at once;
-        // the writes of several batches are committed together (`Delivery`).
+        // on every core; the delivery thread dedupes them in row order and hands them to each
+        // destination (see `Delivery` for the threads after it). A failure in the reader or the
+        // delivery stops both. The batches are small (`handOffRows`) and the queues short, so
+        // that few rows are in memory at once; the writes of several batches are committed
+        // together (`Delivery`).
         let rowsQueue = BlockingQueue<Incoming?>(capacity: Self.queuedBatches)
         let leadsQueue = BlockingQueue<Work?>(capacity: Self.queuedBatches)
         let reading = WorkerThread(name: "leadport-reader") { [readerOptions = readerOptions()] in
@@ -161,7 +177,6 @@ public final class ImportRun: @unchecked Sendable {
                     try delivery.handle(work)
                 } catch {
                     failure.record(error)
-                    delivery.failed()
                     draining = true
                 }
             }
@@ -169,20 +184,21 @@ public final class ImportRun: @unchecked Sendable {
         }
         var builder: LeadBuilder?
         var fingerprint: UInt64 = 0
-        let hasher = options.remote?.contentHasher
-        let campaign = campaignID
+        let lanes = self.lanes
         while let incoming = rowsQueue.take() {
             switch incoming {
             case .file(let file, let plan):
-                fingerprint = RowHash.fingerprint(plan: plan, options: options, campaign: campaignID, target: target)
+                if let passing {
+                    fingerprint = RowHash.fingerprint(plan: plan, options: options, campaign: passing.campaign, user: passing.user, target: target)
+                }
                 builder = LeadBuilder(plan: plan, region: options.region ?? plan.mapping.defaults.region ?? "US",
                                       dateOrder: options.dateOrder ?? plan.mapping.defaults.dateOrder,
                                       defaultState: plan.mapping.defaults.state, style: plan.mapping.defaults.addressStyle ?? .usps)
                 leadsQueue.put(.file(file, plan))
             case .rows(let rows, let plan):
                 guard let builder else { continue }
-                guard hashesRows else {
-                    leadsQueue.put(.batch(ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target, campaign: campaign, hasher: hasher) }, plan))
+                guard let passing else {
+                    leadsQueue.put(.batch(ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target, lanes: lanes) }, plan))
                     continue
                 }
                 let hashes = rows.map { RowHash.of($0.cells, fingerprint: fingerprint) }
@@ -193,8 +209,8 @@ public final class ImportRun: @unchecked Sendable {
                     // The batch's own entries, picked out here: hashing and looking up in the
                     // parallel map below instead measured slower (0.55 s against 0.47 s a rerun).
                     for hash in hashes { if let entry = whole[hash] { known[hash] = entry } }
-                } else if !ledgerWasEmpty {
-                    known = try store.ledger(destination: ledgerName, rowHashes: hashes)
+                } else if !passing.ledgerWasEmpty {
+                    known = try store.ledger(destination: passing.ledgerName, rowHashes: hashes)
                 }
                 leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices)) { [known] i in
                     if let (key, remoteID) = known[hashes[i]] {
@@ -202,7 +218,7 @@ public final class ImportRun: @unchecked Sendable {
                                        contact: ContactRecord(fullName: "", phone: nil, email: nil, address: nil, notes: nil),
                                        outcome: .unchanged, remoteID: remoteID, passedOver: true)
                     }
-                    var pending = Self.prepare(rows[i], builder: builder, plan: plan, target: target, campaign: campaign, hasher: hasher)
+                    var pending = Self.prepare(rows[i], builder: builder, plan: plan, target: target, lanes: lanes)
                     pending.rowHash = RowHash.text(hashes[i])
                     return pending
                 }, plan))
@@ -214,12 +230,45 @@ public final class ImportRun: @unchecked Sendable {
         if let byRowHash { DispatchQueue.global().async { byRowHash.discard() } }
         reading.join()
         delivering.join()
-        if let error = failure.error { throw error }
+        if let error = failure.error, !(error is Delivery.EveryDestinationStopped) { throw error }
         try delivery.close()
         if !options.dryRun { try store.finishRun(id: runID, counts: delivery.counts, rows: delivery.rows) }
-        let summary = RunSummary(runID: runID, rows: delivery.rows, counts: delivery.counts, seconds: Date().timeIntervalSince(started), dryRun: options.dryRun)
+        let summary = RunSummary(runID: runID, rows: delivery.rows, counts: delivery.counts, seconds: Date().timeIntervalSince(started), dryRun: options.dryRun,
+                                 destinations: lanes.map { DestinationSummary(name: $0.name, counts: delivery.laneCounts[$0.index], stopped: $0.stopped) })
         emit(.runFinished(summary))
         return summary
+    }
+
+    /// Finds (or makes) the campaign `reference` names at each destination, and settles whose
+    /// the rows are there: the given user's, else the campaign owner's.
+    ///
+    /// An id names a campaign that exists, whoever owns it: it is never created (a campaign
+    /// named after an id would be a new, empty one). A name is created when missing.
+    private func settleCampaigns(reference: String?, target: Mapping.Target, store: LeadStore) throws {
+        guard let reference else {
+            if target == .campaignAddresses {
+                throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
+            }
+            for lane in lanes { lane.user = options.user ?? FlyrUser.local }
+            return
+        }
+        for lane in lanes {
+            let match: CampaignMatch?
+            if let remote = lane.remote {
+                // In a dry run a campaign still to be created has no id: nothing of it can be there yet.
+                match = try remote.campaign(reference, owner: options.user, create: !options.dryRun)
+                lane.campaign = match?.id
+            } else {
+                let found = try store.campaign(reference, owner: options.user, create: !options.dryRun)
+                if let found, !found.ambiguous.isEmpty { throw AmbiguousCampaign(name: reference, ids: found.ambiguous) }
+                match = found.map { CampaignMatch(id: $0.id, owner: $0.owner) }
+                lane.campaign = match?.id ?? (options.dryRun && !CampaignMatch.isID(reference) ? "(new campaign)" : nil)
+            }
+            if lane.campaign == nil, CampaignMatch.isID(reference) {
+                throw UnknownCampaign(id: reference, destination: lane.name)
+            }
+            lane.user = options.user ?? match?.owner ?? FlyrUser.local
+        }
     }
 
     /// Entries of a destination the ledger is read whole for, at most (some 200 bytes each).

@@ -41,21 +41,49 @@ public enum RejectStage: String, Sendable {
 
 public struct RunSummary: Sendable {
     public var runID: String
+    /// Input rows (each has one outcome per destination).
     public var rows: Int
+    /// Outcomes over every destination.
     public var counts: [Outcome: Int]
     public var seconds: Double
     public var dryRun: Bool
+    /// Each destination's outcomes, in the order of `--to`.
+    public var destinations: [DestinationSummary] = []
+
+    /// The destinations that stopped part way (unreachable, credentials refused, a limit
+    /// reached), with why: their unsent rows have no outcome, and go with the next run.
+    public var stopped: [(destination: String, error: any Error)] {
+        destinations.compactMap { d in d.stopped.map { (d.name, $0) } }
+    }
+}
+
+public struct DestinationSummary: Sendable {
+    public var name: String
+    public var counts: [Outcome: Int]
+    public var stopped: (any Error)?
 }
 
 public struct ImportOptions: @unchecked Sendable {
     public var files: [String]
     public var reader = RowReaderOptions()
     public var mapping: Mapping?
-    /// The embedded database: the destination when `remote` is nil, and in any case where the
-    /// runs and the ledger are kept.
+    /// The embedded database: where the runs and the ledger are kept, and, when `embedded`,
+    /// a destination itself.
     public var databasePath = "leadport.db"
-    /// A destination other than the embedded database. Used by the delivery thread alone.
-    public var remote: (any Destination)?
+    /// Whether the embedded database is a destination (it comes first, before `remotes`).
+    public var embedded = true
+    /// The destinations other than the embedded database, in the order of `--to`. The file is
+    /// read and its rows cleaned once for all of them.
+    public var remotes: [any Destination] = []
+
+    /// One destination other than the embedded database, alone.
+    public var remote: (any Destination)? {
+        get { remotes.count == 1 && !embedded ? remotes[0] : nil }
+        set {
+            remotes = newValue.map { [$0] } ?? []
+            embedded = newValue == nil
+        }
+    }
     public var campaign: String?
     /// The FLYR user the rows belong to (`--user`); without one, the campaign's owner, else
     /// `FlyrUser.local`. Settled by `ImportRun` once the campaign is known.

@@ -1,0 +1,125 @@
+import Foundation
+import HTTPKit
+import LeadCore
+
+/// `--to hubspot`: each lead as a HubSpot contact (CRM v3), through `HubSpotAPI`.
+///
+/// | lead | how it is written |
+/// | --- | --- |
+/// | sent before (the ledger knows its contact) | batch update by id; a contact deleted in HubSpot since is written as new |
+/// | with an email | batch upsert by email: HubSpot creates or updates, and sending it twice makes nothing twice |
+/// | no email, a value for `HUBSPOT_ID_PROPERTY` | batch upsert by that unique property |
+/// | no email, found by phone and name (`prepare`) | batch update of the contact found (or nothing, when it holds the same values already) |
+/// | no email, not found | batch create; a unique value another contact holds (409 CONFLICT) updates that contact instead |
+///
+/// Batches of at most 100, paced by HubSpot's own rate-limit headers. A refused row is
+/// rejected with HubSpot's reason, naming the property; what stops the destination (a refused
+/// token, the daily limit, an unreachable host, an answer lost after every retry) is a
+/// `DestinationError` whose message says what to do, and the unsent rows wait for the next run.
+public final class HubSpotDestination: Destination {
+    public let name = "hubspot"
+    public let ledgerName: String
+    public let capabilities: DestinationCapabilities
+    let api: HubSpotAPI
+    let mapping: HubSpotMapping
+    private let lock = NSLock()
+    /// Set when a batch was stopped after some of its writes were confirmed: those are handed
+    /// back to be recorded, and the next batch stops at once with this.
+    private var stopped: DestinationError?
+
+    public init(config: HubSpotConfig, mapping: HubSpotMapping = HubSpotMapping(), timeout: Double = 30,
+                onRetry: @escaping @Sendable (Retry.Event) -> Void = { _ in }) {
+        // The same contacts answer to the same address, whatever token reaches them.
+        ledgerName = "hubspot:" + config.baseURL.absoluteString
+        capabilities = DestinationCapabilities(largestBatch: HubSpotAPI.largestBatch, remoteDedupeKeys: ["email"] + [mapping.idProperty].compactMap { $0 },
+                                               requests: 100, per: 10, upserts: true)
+        self.mapping = mapping
+        api = HubSpotAPI(config: config, policy: HubSpotClientPolicy(timeout: timeout), onRetry: onRetry)
+    }
+
+    /// HubSpot has no campaigns: the name is not sent (crm-adapter notes: only where a mapping
+    /// names a property for it, which none does yet).
+    public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? { CampaignMatch(id: reference, owner: nil) }
+
+    /// The hash of the properties sent, in the canonical bytes every write carries: the
+    /// campaign, where the row was, and fields HubSpot is not sent change nothing.
+    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String {
+        { [mapping] lead, _, _, _ in HubSpotContactPayload(lead: lead, mapping: mapping).hash }
+    }
+
+    /// Finds, for each new lead without an email (and without a value for the id property), a
+    /// contact with its phone and name: that contact is updated instead of a second one made,
+    /// or left alone when it holds every value already. The leads with a phone are looked up
+    /// together (one search for 50 phones), those with only names one by one. HubSpot's search
+    /// sees writes some seconds late; the ledger covers this run's own.
+    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+        var sought: [(k: Int, payload: HubSpotContactPayload, match: HubSpotMatch)] = []
+        for k in leads.indices where leads[k].action == .create {
+            let payload = HubSpotContactPayload(lead: leads[k].lead, mapping: mapping)
+            let match = HubSpotMatch(payload)
+            guard payload.email == nil, mapping.idProperty.flatMap({ payload[$0] }) == nil, match.isSearchable else { continue }
+            sought.append((k, payload, match))
+        }
+        guard !sought.isEmpty else { return }
+        let wanted = Array(Set(sought.flatMap { $0.payload.properties.keys }))
+        do throws(HubSpotError) {
+            let phones = sought.compactMap(\.match.phone)
+            let byPhone = phones.isEmpty ? [] : try api.search(phones: phones, properties: wanted).sorted { (Int($0.id) ?? 0) < (Int($1.id) ?? 0) }
+            for (k, payload, match) in sought {
+                // The oldest contact that has the phone and the names given.
+                let found = match.phone == nil ? try api.search(match, properties: wanted).first : byPhone.first { Self.fits($0, match) }
+                guard let contact = found else { continue }
+                leads[k].contactID = contact.id
+                if Self.holds(contact, payload) {
+                    leads[k].alreadyThere = true
+                } else {
+                    // Written as an update of that contact (and shown as one in a dry run).
+                    leads[k].action = .update
+                }
+            }
+        } catch {
+            throw stop(error)
+        }
+    }
+
+    /// Whether `contact` has the match's phone (as either number) and the names it gives, in
+    /// any case (as HubSpot's search compares them).
+    static func fits(_ contact: HubSpotContact, _ match: HubSpotMatch) -> Bool {
+        func same(_ name: String, _ value: String?) -> Bool {
+            value.map { contact.properties[name]?.caseInsensitiveCompare($0) == .orderedSame } ?? true
+        }
+        guard let phone = match.phone, contact.properties["phone"] == phone || contact.properties["mobilephone"] == phone else { return false }
+        return same("firstname", match.firstName) && same("lastname", match.lastName)
+    }
+
+    /// Whether `contact` has every value of `payload` (an email in any case).
+    static func holds(_ contact: HubSpotContact, _ payload: HubSpotContactPayload) -> Bool {
+        payload.properties.allSatisfy { name, value in
+            guard let held = contact.properties[name] else { return false }
+            return name == "email" ? held.caseInsensitiveCompare(value) == .orderedSame : held == value
+        }
+    }
+
+    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+        if let stopped = lock.withLock({ stopped }) { throw stopped }
+        let leads = Array(leads)
+        var results = [DeliveryResult?](repeating: nil, count: leads.count)
+        do throws(HubSpotError) {
+            try write(leads, into: &results)
+        } catch {
+            let stop = self.stop(error)
+            guard results.contains(where: { $0 != nil }) else { throw stop }
+            // Some writes of this batch were confirmed (creates among them, which must not be
+            // sent twice): they are answered, to be recorded, and the next batch stops.
+            lock.withLock { stopped = stop }
+            return .rows(results.map { $0 ?? .failed(reason: "not sent: " + stop.message) })
+        }
+        return .rows(results.map { $0 ?? .failed(reason: "HubSpot did not answer for this row") })
+    }
+
+    /// A client error as the run sees it: settings are a configuration problem (exit 2),
+    /// everything else stops this destination (exit 1) with the client's message.
+    func stop(_ error: HubSpotError) -> DestinationError {
+        DestinationError(destination: name, message: error.message, disposition: error.disposition == .configuration ? .usage : .terminal)
+    }
+}
