@@ -259,6 +259,32 @@ import Testing
     }
 }
 
+extension GoogleContactsDestinationTests {
+    /// Issue 13 item 3 with Google Contacts beside the embedded database: a revoked refresh
+    /// token stops Google alone (exit 1), the database gets every row, and the next run sends
+    /// Google all of them and the database nothing.
+    @Test func aRevokedTokenStopsGoogleAloneBesideTheEmbeddedDatabase() throws {
+        defer { t.remove() }
+        try control("/_double/faults", ["revoke": true])
+        let list = try t.list("leads.csv", count: 15)
+        let arguments = ["import", list.path, "--to", "sqlite:" + t.dir.appendingPathComponent("leads.db").path, "--to", "google-contacts",
+                         "--campaign", "Spring farm", "--progress", "jsonl"]
+        let first = try Leadport.run(arguments, environment: environment)
+        #expect(first.status == 1, "\(first.stderr)")
+        let rows = SeveralDestinationsTests.rows(SeveralDestinationsTests.events(first.stderr))
+        #expect(rows.values.first { $0.count == 15 }?.values.allSatisfy { $0 == "created" } == true, "\(rows)")
+        #expect(rows["google-contacts"]?.isEmpty ?? true)
+        #expect(first.stderr.contains("sign in again"))
+        try control("/_double/faults", ["revoke": false])
+        let second = try Leadport.run(arguments, environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        let again = SeveralDestinationsTests.rows(SeveralDestinationsTests.events(second.stderr))
+        #expect(again["google-contacts"]?.values.filter { $0 == "created" }.count == 15, "\(again)")
+        #expect(again.first { $0.key != "google-contacts" }?.value.values.allSatisfy { $0 == "unchanged" } == true, "\(again)")
+        #expect(try contacts().count == 15)
+    }
+}
+
 extension CrashSafetyTests {
     /// Issue 13 item 6 for Google Contacts, which dedupes nothing: an import killed with SIGKILL
     /// at random moments (between a create and its record in the ledger, among others), then
