@@ -51,19 +51,13 @@ public enum DestinationRegistry {
         }
     }
 
-    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook, hubspot, followUpBoss]
-
-    /// Destinations being built: named so that a user who asks for one is told, not puzzled.
-    static let coming = ["google-contacts"]
+    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook, hubspot, followUpBoss, googleContacts]
 
     /// The `--to` forms, for --help.
     public static var help: String { entries.map(\.usage).joined(separator: ", ") }
 
     public static func parse(_ value: String) throws -> Target {
         guard let entry = entries.first(where: { $0.claims(value) }) else {
-            if coming.contains(value) {
-                throw RegistryError(message: "destination \"\(value)\" is not available yet; use one of: \(help)")
-            }
             throw RegistryError(message: "unknown destination \"\(Redactor(secrets: []).redact(value))\"; use one of: \(help)")
         }
         return Target(kind: entry.kind, value: value, embeddedPath: try entry.check(value))
@@ -153,6 +147,19 @@ public enum DestinationRegistry {
                                     open: { _, settings, connection in
                                         try FollowUpBossDestination.open(settings: settings, timeout: connection.timeout, onRetry: connection.onRetry)
                                     })
+
+    static let googleContacts = Entry(kind: "google-contacts", usage: "google-contacts",
+                                      claims: { $0 == "google-contacts" },
+                                      check: { _ in nil },
+                                      open: { _, settings, connection in
+                                          // A missing or malformed variable is a configuration problem (exit status 2).
+                                          let config: GoogleContactsConfig
+                                          do { config = try GoogleContactsConfig(environment: settings.values) } catch let error as GoogleContactsError {
+                                              throw DestinationError(destination: "google-contacts", message: error.message, disposition: .usage)
+                                          }
+                                          let api = GoogleContactsAPI(config: config, policy: GoogleContactsAPI.Policy(timeout: connection.timeout), onRetry: connection.onRetry)
+                                          return GoogleContactsDestination(api: api)
+                                      })
 }
 
 /// A `--to` value that names no destination, or names one badly: a usage error (exit 2).

@@ -37,12 +37,7 @@ import Testing
     // MARK: The double's controls
 
     @discardableResult
-    func control(_ path: String, _ body: [String: Any]? = nil) throws -> [String: Any] {
-        let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
-        let response = try CurlTransport().send(HTTPRequest(method: body == nil ? "GET" : "POST", url: server.url(path),
-                                                            headers: HTTPHeaders([("Content-Type", "application/json")]), body: data))
-        return try JSONSerialization.jsonObject(with: response.body) as? [String: Any] ?? [:]
-    }
+    func control(_ path: String, _ body: [String: Any]? = nil) throws -> [String: Any] { try server.control(path, body) }
 
     func contacts() throws -> [[String: Any]] { try control("/_double/state")["contacts"] as? [[String: Any]] ?? [] }
     func stats() throws -> [String: Any] { try control("/_double/stats") }
@@ -444,6 +439,50 @@ import Testing
         #expect(emails(stored) == ["lead0@example.com"])
         #expect(try stat("updates") == 2)
         #expect(try calls("people.get") == 1, "one re-read")
+    }
+
+    @Test func contactsAreReadTwoHundredARequestAndThoseGoneAreLeftOut() throws {
+        let client = api()
+        let created = try client.batchCreateContacts(Self.people(201))
+        var etags: [String: String?] = [:]
+        for case .created(let name, let etag) in created { etags[name] = etag }
+        let read = try client.getContacts(Array(etags.keys) + ["people/c999"], personFields: "memberships")
+        #expect(read.count == 201)
+        #expect(read.allSatisfy { etags[$0.key] == $0.value.etag }, "each with its current etag")
+        #expect(read["people/c999"] == nil)
+        #expect(try calls("people.getBatchGet") == 2)
+    }
+
+    @Test func aBatchUpdateResendsStaleEtagsAndAnswersEachContact() throws {
+        let client = api()
+        var etags: [String: String?] = [:]
+        var names: [String] = []
+        for case .created(let name, let etag) in try client.batchCreateContacts(Self.people(4)) { (etags[name], names) = (etag, names + [name]) }
+        // Contact 1 changes under LeadPort; contact 2 will carry a value Google refuses.
+        var note = GooglePerson()
+        note.biographies = [GooglePerson.Biography("typed by the agent")]
+        _ = try client.updateContact(names[1], with: note, etag: etags[names[1]] ?? nil)
+        try control("/_double/faults", ["invalid_values": ["Refused"]])
+        let updates = names.enumerated().map { k, name in
+            var person = GooglePerson()
+            var given = GooglePerson.Name()
+            given.givenName = k == 2 ? "Refused" : "Renamed\(k)"
+            person.names = [given]
+            return GoogleContactsAPI.ContactUpdate(resourceName: name, person: person, etag: etags[name] ?? nil)
+        } + [GoogleContactsAPI.ContactUpdate(resourceName: "people/c999", person: GooglePerson(), etag: "%gone")]
+        let results = try client.batchUpdateContacts(updates, fields: ["names"])
+        #expect(results[names[0]] == .updated && results[names[1]] == .updated && results[names[3]] == .updated)
+        guard case .rejected(let reason)? = results[names[2]] else { Issue.record("\(results)"); return }
+        #expect(reason.hasPrefix("names[0].givenName: "), "\(reason)")
+        #expect(results["people/c999"] == .gone)
+        // One refused request, one read of the stale etag, one request that applied the three.
+        #expect(try calls("people.batchUpdateContacts") == 2)
+        #expect(try calls("people.getBatchGet") == 1)
+        #expect(try stat("updates") == 1 + 3)
+        let stored = try contacts()
+        #expect(stored.compactMap { ($0["names"] as? [[String: Any]])?.first?["givenName"] as? String }.sorted() == ["Lead", "Renamed0", "Renamed1", "Renamed3"])
+        let second = try #require(stored.first { $0["resourceName"] as? String == names[1] })
+        #expect((second["biographies"] as? [[String: Any]])?.first?["value"] as? String == "typed by the agent", "a field out of the mask stays")
     }
 
     @Test func theCampaignLabelIsCreatedOnceAndGetsItsMembers() throws {

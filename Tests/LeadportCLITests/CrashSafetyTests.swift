@@ -9,11 +9,13 @@ import Testing
     static let rows = 20_000
 
     /// Starts `leadport arguments…`, kills it with SIGKILL after `seconds` (if still running),
-    /// and waits until it is gone. True when the kill found it running.
-    func kill(after seconds: Double, _ arguments: [String]) throws -> Bool {
+    /// and waits until it is gone. True when the kill found it running. `environment` is added
+    /// to the test's own.
+    func kill(after seconds: Double, _ arguments: [String], environment: [String: String] = [:]) throws -> Bool {
         let process = Process()
         process.executableURL = Leadport.binary
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.currentDirectoryURL = Fixture.root
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -51,6 +51,8 @@ final class GoogleAccessToken: @unchecked Sendable {
             throw refusal(response)
         }
         issued.append(token)
+        // Whatever the process prints or stores is scrubbed of it too (a server may echo it).
+        KnownSecrets.add([token])
         self.token = token
         let lifetime = (object?["expires_in"] as? Double) ?? (object?["expires_in"] as? Int).map(Double.init) ?? 3599
         expires = clock.now + lifetime

@@ -109,6 +109,10 @@ struct GoogleErrorBody {
 
     static func shortField(_ path: String) -> String {
         var field = Substring(path)
+        // A batch update names its contact by resource name: `contacts[people/c1].names`.
+        if field.hasPrefix("contacts["), let close = field.firstIndex(of: "]") {
+            field = field[field.index(after: close)...].drop { $0 == "." }
+        }
         for prefix in ["person.", "contact_person.", "contactPerson."] {
             if let range = field.range(of: prefix) { field = field[range.upperBound...] }
         }

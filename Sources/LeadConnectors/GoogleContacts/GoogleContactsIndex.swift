@@ -29,13 +29,19 @@ public struct GoogleContactsIndex: Sendable {
     }
 
     /// The contact `person` would duplicate: same import key, else an email in common, else a phone.
-    public func match(_ person: GooglePerson) -> GooglePerson? {
-        if let key = person.importKey, let found = byKey[key] { return found }
+    public func match(_ person: GooglePerson) -> GooglePerson? { find(person)?.contact }
+
+    /// What a match was made by, strongest first: callers may trust a phone less than a key.
+    public enum MatchedBy: Sendable, Equatable { case importKey, email, phone }
+
+    /// The contact `person` would duplicate, and what matched it (as `match`).
+    public func find(_ person: GooglePerson) -> (contact: GooglePerson, by: MatchedBy)? {
+        if let key = person.importKey, let found = byKey[key] { return (found, .importKey) }
         for email in person.emailAddresses ?? [] {
-            if let found = byEmail[Self.email(email.value)] { return found }
+            if let found = byEmail[Self.email(email.value)] { return (found, .email) }
         }
         for phone in person.phoneNumbers ?? [] {
-            if let key = Self.phone(phone.value), let found = byPhone[key] { return found }
+            if let key = Self.phone(phone.value), let found = byPhone[key] { return (found, .phone) }
         }
         return nil
     }

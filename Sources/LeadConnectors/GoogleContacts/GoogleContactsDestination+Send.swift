@@ -1,0 +1,81 @@
+import Foundation
+import HTTPKit
+import LeadCore
+
+extension GoogleContactsDestination {
+    /// Creates the new leads (and those whose contact was deleted in Google since), then
+    /// updates the changed ones (200 a request), then labels the updated contacts that lack the
+    /// campaign's label. A contact Google refuses is that row's rejection, with the field Google
+    /// named; what stops the destination (credentials, quota, an unreachable server) is thrown,
+    /// and the leads of this batch go with the next run, which finds those already made by
+    /// their import key instead of making them twice.
+    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+        let leads = Array(leads)
+        return try stopping {
+            let label = try campaign.map(label(named:))
+            let seen = take(leads.compactMap { $0.action == .update ? $0.contactID : nil })
+            var results = [DeliveryResult?](repeating: nil, count: leads.count)
+            let creating = leads.indices.filter { k in
+                leads[k].action == .create || leads[k].contactID.map { seen[$0]?.gone ?? false } ?? true
+            }
+            if !creating.isEmpty {
+                let groups = label.map { [Self.myContacts, $0] } ?? []
+                let created = try api.batchCreateContacts(creating.map { Self.person(leads[$0], groups: groups) })
+                for (k, result) in zip(creating, created) {
+                    switch result {
+                    case .created(let resourceName, _):
+                        results[k] = leads[k].action == .update ? .updated(remoteID: resourceName) : .created(remoteID: resourceName)
+                    case .rejected(let reason):
+                        results[k] = .rejected(reason: reason)
+                    }
+                }
+            }
+            let updating = leads.indices.filter { results[$0] == nil && leads[$0].contactID != nil }
+            for (k, result) in zip(updating, try update(updating.map { leads[$0] }, seen: seen)) { results[k] = result }
+            let unlabelled = updating.compactMap { k -> String? in
+                guard case .updated(let name)? = results[k], let label, !(seen[name]?.labels.contains(label) ?? false) else { return nil }
+                return name
+            }
+            if let label, !unlabelled.isEmpty { _ = try api.addMembers(unlabelled, to: label) }
+            return .rows(results.map { $0 ?? .failed(reason: "not sent") })
+        }
+    }
+
+    /// The changed leads' contacts updated, carrying the etags prepare read: in batches of
+    /// those that send the same fields (a batch update clears a field of its mask that a
+    /// contact leaves out, and a blank must not wipe what is in Google). Google's refusal of a
+    /// contact is its row's; what stops the run is thrown.
+    private func update(_ leads: [OutboundLead], seen: [String: Seen]) throws -> [DeliveryResult] {
+        var results = [DeliveryResult?](repeating: nil, count: leads.count)
+        var byMask: [[String]: [Int]] = [:]
+        var updates: [Int: GoogleContactsAPI.ContactUpdate] = [:]
+        for (k, lead) in leads.enumerated() {
+            guard let name = lead.contactID else { continue }
+            let person = Self.person(lead, groups: [])
+            updates[k] = GoogleContactsAPI.ContactUpdate(resourceName: name, person: person, etag: seen[name]?.etag)
+            byMask[person.fieldMask, default: []].append(k)
+        }
+        for (mask, members) in byMask.sorted(by: { $0.value[0] < $1.value[0] }) {
+            let answers = try api.batchUpdateContacts(members.compactMap { updates[$0] }, fields: mask)
+            for k in members {
+                guard let name = updates[k]?.resourceName else { continue }
+                switch answers[name] {
+                case .updated?: results[k] = .updated(remoteID: name)
+                case .rejected(let reason)?: results[k] = .rejected(reason: reason)
+                case .gone?: results[k] = .failed(reason: "\(name) was deleted in Google Contacts while LeadPort updated it; the next run creates it again")
+                case .conflict?: results[k] = .failed(reason: "\(name) kept changing while LeadPort updated it; the next run tries again")
+                case nil: results[k] = .failed(reason: "Google did not answer for \(name)")
+                }
+            }
+        }
+        return results.map { $0 ?? .failed(reason: "not sent") }
+    }
+
+    /// The label (contact group) named `name`, found or created once a run.
+    private func label(named name: String) throws -> String {
+        if let known = cachedLabel(name) { return known }
+        let group = try api.contactGroup(named: name).resourceName
+        cacheLabel(name, group)
+        return group
+    }
+}
