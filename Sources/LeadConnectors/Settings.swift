@@ -104,6 +104,59 @@ public struct Settings: Sendable {
     }
 }
 
+extension Settings {
+    /// Sets `name` to `value` in the config file (`configPath`), keeping its other lines and
+    /// comments, and returns the file's path. The file is created when missing (its folder
+    /// too, mode 700) and written whole to a new file of mode 600 that then takes its place,
+    /// so it is never seen half-written or readable by others. An existing file that others
+    /// may read is refused, as `load` refuses it.
+    @discardableResult
+    public static func store(_ name: String, _ value: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        guard let path = configPath(environment: environment) else {
+            throw SettingsError(path: "(config file)", message: "neither LEADPORT_CONFIG, XDG_CONFIG_HOME nor HOME names where to keep it")
+        }
+        var lines: [String] = []
+        var status = stat()
+        if stat(path, &status) == 0 {
+            if status.st_mode & 0o077 != 0 {
+                throw SettingsError(path: path, message: String(format: "others may read or change it (mode %o) and it holds credentials: run chmod 600 %@", status.st_mode & 0o777, path))
+            }
+            let text: String
+            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw SettingsError(path: path, message: "cannot be read: \(error.localizedDescription)")
+            }
+            _ = try parse(text, path: path)
+            lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.last == "" { lines.removeLast() }
+        }
+        // A YAML double-quoted scalar takes JSON's escapes.
+        let entry = name + ": " + String(decoding: try Self.quoting.encode(value), as: UTF8.self)
+        if let k = lines.firstIndex(where: { $0.hasPrefix(name + ":") }) { lines[k] = entry } else { lines.append(entry) }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let temporary = path + ".new-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SettingsError(path: path, message: "cannot be written: \(String(cString: strerror(errno)))") }
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw SettingsError(path: path, message: "cannot be written: \(String(cString: strerror(errno)))")
+        }
+        return path
+    }
+
+    private static var quoting: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+}
+
 /// The config file cannot be used.
 public struct SettingsError: Error, CustomStringConvertible, Classified {
     public var path: String
