@@ -2,8 +2,13 @@
 `leadport --version`, and `leadport import` of a 100k-row messy list through every rule into the
 embedded SQLite against the Python yardstick (bench/baseline_import.py: csv, phonenumbers,
 usaddress, sqlite3) timed in the same run. Prints wall time, throughput and peak RSS against the
-targets. Each figure is the best of N runs (peak RSS is the largest seen)."""
+targets. Each figure is the best of N runs (peak RSS is the largest seen). Then the CRM
+destinations against their doubles at the documented rate limits (bench/crm.py).
+"""
 import argparse, os, platform, resource, subprocess, sys, time
+
+from common import fresh_ledger, verdict
+from crm import crm_benchmark
 
 TARGETS = [
     # name, file, rows, max seconds, max peak RSS MiB
@@ -50,11 +55,14 @@ def main():
     ap.add_argument("--binary", default=".build/release/leadport")
     ap.add_argument("--data", default="bench/data")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--only", choices=["destinations", "postgres", "import"], help="run only these benchmarks")
+    ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm"], help="run only these benchmarks")
     args = ap.parse_args()
     binary = os.path.abspath(args.binary)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
     print(f"{'benchmark':<18} {'best s':>8} {'target':>8} {'rows/s':>12} {'MB/s':>8} {'peak RSS':>10} {'target':>8}  result")
+    if args.only == "crm":
+        print(f"{crm_benchmark(binary, args)} target(s) missed")
+        return
     if args.only:
         path = os.path.join(args.data, "messy-100k.csv")
         if not os.path.exists(path):
@@ -89,6 +97,7 @@ def main():
         print(f"{name:<18} {best:8.3f} {max_s:8.2f} {rows / best:12,.0f} {size_mb / best:8.1f} {rss:8.1f}Mi {max_mib:6d}Mi  {verdict(ok)}  ({out})")
     failures += import_benchmark(binary, args)
     failures += destination_benchmark(binary, args)
+    failures += crm_benchmark(binary, args)
     walls = [run_once([binary, "--version"])[0] for _ in range(20)]
     best = min(walls)
     ok = best <= 0.010
@@ -153,10 +162,6 @@ ADDRESS_COLUMNS = "id, campaign_id, address, formatted, house_number, street_nam
 CONTACT_COLUMNS = "id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status"
 
 
-def verdict(ok):
-    return "PASS" if ok else "FAIL"
-
-
 def fresh_database(server, name):
     """A new database `name` on the test server with FLYR's tables and the bench user; its URL."""
     import psycopg2
@@ -184,14 +189,6 @@ def checkpoint(server):
     with admin.cursor() as cur:
         cur.execute("CHECKPOINT")
     admin.close()
-
-
-def fresh_ledger(args, name):
-    ledger = os.path.join(args.data, f"ledger-{name}.db")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(ledger + suffix):
-            os.remove(ledger + suffix)
-    return ledger
 
 
 def timed_import(cmd, env, name):
