@@ -154,6 +154,8 @@ struct Import: ParsableCommand {
         options.region = region
         options.dateOrder = dateOrder
         options.dryRun = dryRun
+        // Nothing shows the total: the pass that counts the rows is saved.
+        options.countsRows = style != .none
         options.exportPath = export
         options.reportPath = report
         options.rejectsPath = rejects

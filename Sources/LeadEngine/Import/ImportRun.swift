@@ -95,12 +95,13 @@ public final class ImportRun: @unchecked Sendable {
         let started = Date()
         let runID = UUID().uuidString.lowercased()
         // The rows are counted (for the progress total) while everything else gets going: a
-        // pass over the whole input that need not hold up the first batch.
+        // pass over the whole input that need not hold up the first batch, and is saved when
+        // no one is shown the total.
         let files = options.files
-        let counted = Background(name: "leadport-count") { [readerOptions = readerOptions()] in
+        let counted = options.countsRows ? Background(name: "leadport-count") { [readerOptions = readerOptions()] in
             try files.map { try openRowReader(path: $0, options: readerOptions).count().rows }
-        }
-        defer { _ = try? counted.value() }
+        } : nil
+        defer { _ = try? counted?.value() }
         let store = try LeadStore(path: options.databasePath)
         defer { try? store.close() }
         for lane in lanes { lane.ledgerWasEmpty = !(try store.hasLedger(destination: lane.ledgerName)) }
@@ -118,9 +119,9 @@ public final class ImportRun: @unchecked Sendable {
         let plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
         // Emitted by the delivery thread before its first row, once the count is in.
-        let runStarted: @Sendable () throws -> Int = { [self] in
-            let total = try zip(counted.value(), plans).reduce(0) { $0 + $1.0 - $1.1.rowsThroughHeader }
-            emit(.runStarted(runID: runID, inputs: files, destinations: self.lanes.map(\.name), total: total))
+        let runStarted: @Sendable () throws -> Int? = { [self] in
+            let total = try counted.map { try zip($0.value(), plans).reduce(0) { $0 + $1.0 - $1.1.rowsThroughHeader } }
+            emit(.runStarted(runID: runID, inputs: files, destinations: self.lanes.map(\.name), total: total ?? 0))
             return total
         }
 

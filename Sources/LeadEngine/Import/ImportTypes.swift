@@ -91,6 +91,10 @@ public struct ImportOptions: @unchecked Sendable {
     public var region: String?
     public var dateOrder: DateOrder?
     public var dryRun = false
+    /// Whether the rows are counted as the run starts, for `run_started`'s `total` and the
+    /// progress bar: a pass over the input on a thread of its own, saved when no one is shown
+    /// them (`--progress none`; `total` is then 0).
+    public var countsRows = true
     public var exportPath: String?
     public var reportPath: String?
     public var rejectsPath: String?
