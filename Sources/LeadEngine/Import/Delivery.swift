@@ -33,6 +33,38 @@ extension ImportRun {
         }
     }
 
+    /// The first row of each dedupe key in the run. Looked up for every row (100k for the
+    /// benchmark list): a dictionary keyed by the keys themselves spent a tenth of a rerun's
+    /// time hashing and comparing strings (each probe compares, and Swift compares strings by
+    /// canonical equivalence). An ASCII key is kept by its 64-bit FNV hash, with the key to
+    /// tell the rare two keys that share one; other keys by their text, as before.
+    struct SeenKeys {
+        private var byHash: [UInt64: (row: Int, key: String)] = [:]
+        private var byText: [String: Int] = [:]
+
+        init() { byHash.reserveCapacity(1 << 14) }
+
+        /// The row that had `key` first, or nil (and `row` is now its first).
+        mutating func first(_ key: String, row: Int) -> Int? {
+            var key = key
+            guard key.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) else { return firstByText(key, row) }
+            var h = FNV64()
+            h.mix(key)
+            guard let seen = byHash[h.value] else {
+                byHash[h.value] = (row, key)
+                return nil
+            }
+            // Another key with the same hash is kept by its text.
+            return seen.key == key ? seen.row : firstByText(key, row)
+        }
+
+        private mutating func firstByText(_ key: String, _ row: Int) -> Int? {
+            if let first = byText[key] { return first }
+            byText[key] = row
+            return nil
+        }
+    }
+
     /// A row's cells, and for a processed sheet its lead.
     final class Kept: Sendable {
         let cells: [String]
@@ -66,7 +98,7 @@ extension ImportRun {
         private let rejects: CSVWriter?
         private let export: TableWriter?
         private let failure: FirstFailure
-        private var seenKeys: [String: Int] = [:]
+        private var seenKeys = SeenKeys()
         private(set) var counts: [Outcome: Int] = [:]
         /// Each destination's, by `Lane.index`.
         private(set) var laneCounts: [[Outcome: Int]]
@@ -236,7 +268,10 @@ extension ImportRun {
             switch consume ticket {
             case .file(let file, let plan): try startFile(file, plan: plan)
             case .batch(let rows, let parts):
-                var settling = [Settled?](repeating: nil, count: rows)
+                // With several destinations a row's outcomes are gathered from each part; with
+                // one, each row is settled as it comes (one copy of it fewer).
+                let single = run.lanes.count == 1
+                var settling = [Settled?](repeating: nil, count: single ? 0 : rows)
                 for (lane, part) in zip(run.lanes, parts) {
                     var batch: [Pending]
                     switch part {
@@ -254,7 +289,7 @@ extension ImportRun {
                             batch = batch.indices.filter { !unsentRows.contains($0) }.map { batch[$0] }
                         }
                     }
-                    settle(batch, lane: lane, into: &settling)
+                    if single { settleAlone(batch) } else { settle(batch, lane: lane, into: &settling) }
                 }
                 for row in settling {
                     // Kept only for a processed sheet, or a rejected row's rejects line.
@@ -292,21 +327,32 @@ extension ImportRun {
         private func settleLast() {
             do { try commitSettled() } catch { failure.record(error) }
         }
+
         /// Marks each lead whose key an earlier row of the run had as a duplicate of it.
         private func dedupe(_ batch: inout [Pending]) {
             for k in batch.indices where batch[k].outcome == nil || batch[k].passedOver {
                 // A lead without a dedupe key is known by its row, which comes twice only when
                 // a file is given twice.
                 let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
-                if let first = seenKeys[key] {
+                if let first = seenKeys.first(key, row: batch[k].lead.source.row) {
                     batch[k].passedOver = false
                     batch[k].outcome = .skipped
                     batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: batch[k].lead)))"
                     batch[k].stage = .dedupe
-                } else {
-                    seenKeys[key] = batch[k].lead.source.row
                 }
             }
+        }
+
+        /// `settle` for the one destination of a run.
+        private func settleAlone(_ batch: consuming [Pending]) {
+            for k in batch.indices {
+                let outcome = batch[k].outcome ?? .failed
+                let keeps = export != nil || (rejects != nil && outcome == .rejected)
+                settled.append(Settled(source: batch[k].lead.source,
+                                       first: Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage),
+                                       others: [], kept: keeps ? Kept(cells: batch[k].cells, lead: export != nil ? batch[k].lead : nil) : nil))
+            }
+            DispatchQueue.global().async { [batch] in _ = batch.count }
         }
 
         /// Keeps what the report needs of each row of one destination's copy of a batch, and
