@@ -460,9 +460,29 @@ public struct StoreTransaction {
         try insertContacts([NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: addressID)])
     }
 
-    public func updateContact(id: String, _ contact: ContactRecord) throws {
-        try run("UPDATE contacts SET full_name = ?, phone = ?, email = ?, address = ?, notes = ?, updated_at = ? WHERE id = ?",
-                [contact.fullName, contact.phone, contact.email, contact.address, contact.notes, now, id])
+    /// Updates a contact's columns as `policy` says, field by field: `overwrite` replaces the
+    /// value, `fill_blank` (and `append`: each column holds one value) writes only into an
+    /// empty column, `never` leaves the column alone. A blank value never replaces anything.
+    ///
+    /// | column | the policy of |
+    /// | --- | --- |
+    /// | `full_name` | `full_name`, else `first_name`, else `last_name` |
+    /// | `phone`, `email`, `address`, `notes` | the field of that name |
+    public func updateContact(id: String, _ contact: ContactRecord, policy: DestinationPolicy = DestinationPolicy()) throws {
+        let namePolicy = policy.update["full_name"] ?? policy.update["first_name"] ?? policy.update["last_name"] ?? .overwrite
+        var sets: [String] = []
+        var values: [String?] = []
+        for (column, value, fieldPolicy) in [("full_name", contact.fullName as String?, namePolicy), ("phone", contact.phone, policy[.phone]),
+                                             ("email", contact.email, policy[.email]), ("address", contact.address, policy[.address]),
+                                             ("notes", contact.notes, policy[.notes])] {
+            switch fieldPolicy {
+            case .never: continue
+            case .overwrite: sets.append("\(column) = COALESCE(NULLIF(?, ''), \(column))")
+            case .fillBlank, .append: sets.append("\(column) = COALESCE(NULLIF(\(column), ''), NULLIF(?, ''), \(column))")
+            }
+            values.append(value)
+        }
+        try run("UPDATE contacts SET " + (sets + ["updated_at = ?"]).joined(separator: ", ") + " WHERE id = ?", values + [now, id])
     }
 
     public func insertAddress(id: String, campaign: String, _ address: AddressRecord, seq: Int) throws {
