@@ -86,3 +86,27 @@ public enum PolicyOption: Sendable, Equatable, Codable {
         }
     }
 }
+
+extension FieldPolicy {
+    /// What an SQL `UPDATE` sets a column to under this policy, from the column's value
+    /// (`current`, as `c.phone`) and the lead's (`new`, a parameter or `v.phone`), in SQL that
+    /// SQLite and PostgreSQL both take; nil for `never` (the column is left out). A blank new
+    /// value never replaces anything; `append` is `fill_blank`, a column holding one value.
+    public func sqlAssignment(current: String, new: String) -> String? {
+        switch self {
+        case .overwrite: return "COALESCE(NULLIF(\(new), ''), \(current))"
+        case .fillBlank, .append: return "COALESCE(NULLIF(\(current), ''), NULLIF(\(new), ''), \(current))"
+        case .never: return nil
+        }
+    }
+}
+
+extension DestinationPolicy {
+    /// The policy of each of FLYR's `contacts` columns an update writes, in their order:
+    /// `full_name` follows `full_name`, else `first_name`, else `last_name`; the others the
+    /// field of their name.
+    public var contactColumns: [(column: String, policy: FieldPolicy)] {
+        [("full_name", update["full_name"] ?? update["first_name"] ?? update["last_name"] ?? .overwrite),
+         ("phone", self[.phone]), ("email", self[.email]), ("address", self[.address]), ("notes", self[.notes])]
+    }
+}

@@ -460,29 +460,20 @@ public struct StoreTransaction {
         try insertContacts([NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: addressID)])
     }
 
-    /// Updates a contact's columns as `policy` says, field by field: `overwrite` replaces the
-    /// value, `fill_blank` (and `append`: each column holds one value) writes only into an
-    /// empty column, `never` leaves the column alone. A blank value never replaces anything.
-    ///
-    /// | column | the policy of |
-    /// | --- | --- |
-    /// | `full_name` | `full_name`, else `first_name`, else `last_name` |
-    /// | `phone`, `email`, `address`, `notes` | the field of that name |
+    /// Updates a contact's columns as `policy` says, field by field (`FieldPolicy.sqlAssignment`,
+    /// columns as `DestinationPolicy.contactColumns`): `overwrite` replaces the value,
+    /// `fill_blank` (and `append`: each column holds one value) writes only into an empty column,
+    /// `never` leaves the column alone. A blank value never replaces anything.
     public func updateContact(id: String, _ contact: ContactRecord, policy: DestinationPolicy = DestinationPolicy()) throws {
-        let namePolicy = policy.update["full_name"] ?? policy.update["first_name"] ?? policy.update["last_name"] ?? .overwrite
+        let values: [String: String?] = ["full_name": contact.fullName, "phone": contact.phone, "email": contact.email, "address": contact.address, "notes": contact.notes]
         var sets: [String] = []
-        var values: [String?] = []
-        for (column, value, fieldPolicy) in [("full_name", contact.fullName as String?, namePolicy), ("phone", contact.phone, policy[.phone]),
-                                             ("email", contact.email, policy[.email]), ("address", contact.address, policy[.address]),
-                                             ("notes", contact.notes, policy[.notes])] {
-            switch fieldPolicy {
-            case .never: continue
-            case .overwrite: sets.append("\(column) = COALESCE(NULLIF(?, ''), \(column))")
-            case .fillBlank, .append: sets.append("\(column) = COALESCE(NULLIF(\(column), ''), NULLIF(?, ''), \(column))")
-            }
-            values.append(value)
+        var bound: [String?] = []
+        for (column, fieldPolicy) in policy.contactColumns {
+            guard let assignment = fieldPolicy.sqlAssignment(current: column, new: "?") else { continue }
+            sets.append("\(column) = \(assignment)")
+            bound.append(values[column] ?? nil)
         }
-        try run("UPDATE contacts SET " + (sets + ["updated_at = ?"]).joined(separator: ", ") + " WHERE id = ?", values + [now, id])
+        try run("UPDATE contacts SET " + (sets + ["updated_at = ?"]).joined(separator: ", ") + " WHERE id = ?", bound + [now, id])
     }
 
     public func insertAddress(id: String, campaign: String, _ address: AddressRecord, seq: Int) throws {

@@ -1,0 +1,37 @@
+import Foundation
+import LeadTesting
+import Testing
+
+/// The mapping's field policies in PostgreSQL (issue 13, item 4): the UPDATE sets each column
+/// as its policy says, and a blank cell wipes no column.
+extension PostgresDestinationTests {
+    @Test func fillBlankFillsOnlyEmptyColumnsNeverLeavesThemAndABlankCellWipesNothing() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        _ = try t.run(try t.list("leads.csv", count: 3), to: db.url)
+        let address = try #require(try db.connection.execute("SELECT address FROM contacts WHERE email = 'person3@example.com'").first?.first ?? nil)
+        // An agent typed person 1's phone; person 2's was cleared.
+        _ = try db.connection.execute("UPDATE contacts SET phone = '+16170000000' WHERE email = 'person1@example.com'")
+        _ = try db.connection.execute("UPDATE contacts SET phone = '' WHERE email = 'person2@example.com'")
+        let changed = try t.list("leads.csv", count: 3) { k, cells in
+            cells[0] = "Renamed \(k) Lee"
+            cells[2] = "617-555-070\(k)"
+            if k == 3 { (cells[3], cells[4], cells[5], cells[6]) = ("", "", "", "") }
+        }
+        let mapping = t.dir.appendingPathComponent("mapping.yaml")
+        try """
+            columns: {Name: full_name, Email: email, Phone: phone, Address: address, City: city, State: state, Zip: zip}
+            destinations:
+              postgres: {update: {phone: fill_blank, full_name: never}}
+            """.write(to: mapping, atomically: true, encoding: .utf8)
+        let run = try t.run(changed, to: db.url, extra: ["--mapping", mapping.path])
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        let rows = try db.connection.execute("SELECT full_name, phone, address FROM contacts ORDER BY full_name")
+        #expect(rows.map { $0[0] } == ["Person 1 Lee", "Person 2 Lee", "Person 3 Lee"], "never: the names stay")
+        #expect(rows[0][1] == "+16170000000", "fill_blank: the agent's phone stays")
+        #expect(rows[1][1] == "+16175550702", "fill_blank: the empty phone is filled")
+        #expect(rows[2][2] == address && !address.isEmpty, "overwrite, but the blank address cells wipe nothing")
+        #expect(rows.count == 3)
+    }
+}
