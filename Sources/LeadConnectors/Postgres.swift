@@ -400,18 +400,16 @@ public final class PostgresDestination: Destination {
                                              types: ["uuid", "text", "text", "text", "text", "text"], count: changedContacts.count)
                 + ") AS v(id, full_name, phone, email, address, notes) WHERE c.id = v.id", values)
         }
+        // Each part as the policy of `address` says (never: the rows stay); a blank part wipes nothing.
         let changedAddresses = leads.filter { $0.action == .update && $0.addressID != nil && $0.address != nil }
-        if !changedAddresses.isEmpty {
+        if !changedAddresses.isEmpty, policy.addressPolicy != .never {
             var values: [String?] = []
-            for lead in changedAddresses {
-                let a = lead.address!
-                values += [lead.addressID, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode]
-            }
-            try connection.execute(Self.rows("""
-                UPDATE campaign_addresses AS a SET address = v.address, formatted = v.formatted, house_number = v.house_number, street_name = v.street_name,
-                locality = v.locality, region = v.region, postal_code = v.postal_code FROM (VALUES
-                """, types: ["uuid", "text", "text", "text", "text", "text", "text", "text"], count: changedAddresses.count)
-                + ") AS v(id, address, formatted, house_number, street_name, locality, region, postal_code) WHERE a.id = v.id", values)
+            for lead in changedAddresses { values += [lead.addressID] + lead.address!.columns.map(\.value) }
+            let columns = changedAddresses[0].address!.columns.map(\.column)
+            let sets = columns.compactMap { column in policy.addressPolicy.sqlAssignment(current: "a." + column, new: "v." + column).map { "\(column) = \($0)" } }
+            try connection.execute(Self.rows("UPDATE campaign_addresses AS a SET " + sets.joined(separator: ", ") + " FROM (VALUES",
+                                             types: ["uuid"] + Array(repeating: "text", count: columns.count), count: changedAddresses.count)
+                + ") AS v(id, " + columns.joined(separator: ", ") + ") WHERE a.id = v.id", values)
         }
         try connection.execute("COMMIT")
     }

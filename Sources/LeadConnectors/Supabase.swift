@@ -284,14 +284,7 @@ public final class SupabaseDestination: Destination {
             try insert("contacts", columns: "id,user_id,full_name,phone,email,address,notes,campaign_id,address_id,status", body: body, merge: false)
         }
         let changedAddresses = leads.filter { $0.action == .update && $0.addressID != nil && $0.address != nil }
-        if !changedAddresses.isEmpty, let campaign {
-            let body = Self.array(changedAddresses) { lead, o in
-                o.set("id", lead.addressID)
-                o.set("campaign_id", campaign)
-                Self.addressColumns(lead.address!, into: &o)
-            }
-            try insert("campaign_addresses", columns: "id,campaign_id,address,formatted,house_number,street_name,locality,region,postal_code", body: body, merge: true)
-        }
+        if !changedAddresses.isEmpty, let campaign { try update(addresses: changedAddresses, campaign: campaign) }
         let changedContacts = leads.filter { $0.action == .update && $0.contactID != nil && $0.contact != nil }
         if !changedContacts.isEmpty { try update(changedContacts, user: user) }
     }

@@ -110,3 +110,24 @@ extension DestinationPolicy {
          ("phone", self[.phone]), ("email", self[.email]), ("address", self[.address]), ("notes", self[.notes])]
     }
 }
+
+extension DestinationPolicy {
+    /// The policy of FLYR's `campaign_addresses` columns an update writes: all follow `address`.
+    public var addressPolicy: FieldPolicy { self[.address] }
+}
+
+extension ContactRecord {
+    /// FLYR's `contacts` columns an update writes, with their values, in the order of
+    /// `DestinationPolicy.contactColumns`.
+    public var columns: [String: String?] { ["full_name": fullName, "phone": phone, "email": email, "address": address, "notes": notes] }
+}
+
+extension AddressRecord {
+    /// The names of `columns`, in order.
+    public static let columnNames = ["address", "formatted", "house_number", "street_name", "locality", "region", "postal_code"]
+
+    /// FLYR's `campaign_addresses` columns an update writes, with their values, in order.
+    public var columns: [(column: String, value: String?)] {
+        Array(zip(Self.columnNames, [address, formatted, houseNumber, streetName, locality, region, postalCode]))
+    }
+}

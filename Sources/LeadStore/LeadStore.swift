@@ -465,7 +465,7 @@ public struct StoreTransaction {
     /// `fill_blank` (and `append`: each column holds one value) writes only into an empty column,
     /// `never` leaves the column alone. A blank value never replaces anything.
     public func updateContact(id: String, _ contact: ContactRecord, policy: DestinationPolicy = DestinationPolicy()) throws {
-        let values: [String: String?] = ["full_name": contact.fullName, "phone": contact.phone, "email": contact.email, "address": contact.address, "notes": contact.notes]
+        let values = contact.columns
         var sets: [String] = []
         var bound: [String?] = []
         for (column, fieldPolicy) in policy.contactColumns {
@@ -480,9 +480,13 @@ public struct StoreTransaction {
         try insertAddresses([NewAddress(id: id, campaign: campaign, address: address, seq: seq)])
     }
 
-    public func updateAddress(id: String, _ address: AddressRecord) throws {
-        try run("UPDATE campaign_addresses SET address = ?, formatted = ?, house_number = ?, street_name = ?, locality = ?, region = ?, postal_code = ? WHERE id = ?",
-                [address.address, address.formatted, address.houseNumber, address.streetName, address.locality, address.region, address.postalCode, id])
+    /// Updates a campaign address's columns, each as the policy of `address` says (as
+    /// `updateContact` does): a blank part never replaces anything.
+    public func updateAddress(id: String, _ address: AddressRecord, policy: DestinationPolicy = DestinationPolicy()) throws {
+        let columns = address.columns
+        let sets = columns.compactMap { c in policy.addressPolicy.sqlAssignment(current: c.column, new: "?").map { "\(c.column) = \($0)" } }
+        guard !sets.isEmpty else { return }  // never
+        try run("UPDATE campaign_addresses SET " + sets.joined(separator: ", ") + " WHERE id = ?", columns.map(\.value) + [id])
     }
 
     public func nextSeq(campaign: String) throws -> Int {

@@ -32,3 +32,28 @@ extension LeadStoreTests {
         #expect(rows[1]["address"] as String? == "1 Main St" && rows[1]["notes"] as String? == "keep")
     }
 }
+
+extension LeadStoreTests {
+    @Test func anAddressUpdateFollowsThePolicyOfAddressAndABlankPartWipesNothing() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let campaign = try #require(try store.campaign("A", owner: owner, create: true)).id
+        var old = PostalAddress()
+        (old.houseNumber, old.streetName, old.streetSuffix, old.city, old.state, old.postalCode) = ("12", "MAIN", "ST", "BOSTON", "MA", "02134")
+        var moved = PostalAddress()
+        (moved.houseNumber, moved.streetName, moved.streetSuffix, moved.city) = ("7", "ELM", "ST", "CAMBRIDGE")
+        try store.transaction { tx in
+            try tx.insertAddress(id: "a1", campaign: campaign, AddressRecord(old), seq: 1)
+            try tx.insertAddress(id: "a2", campaign: campaign, AddressRecord(old), seq: 2)
+        }
+        try store.transaction { tx in
+            try tx.updateAddress(id: "a1", AddressRecord(moved))
+            try tx.updateAddress(id: "a2", AddressRecord(moved), policy: DestinationPolicy(update: ["address": .never]))
+        }
+        let db = try DatabaseQueue(path: store.path)
+        let rows = try db.read { try Row.fetchAll($0, sql: "SELECT house_number, locality, postal_code FROM campaign_addresses ORDER BY id") }
+        #expect(rows[0]["house_number"] as String? == "7" && rows[0]["locality"] as String? == "CAMBRIDGE", "overwrite")
+        #expect(rows[0]["postal_code"] as String? == "02134", "no ZIP in the update: the old one stays")
+        #expect(rows[1]["house_number"] as String? == "12" && rows[1]["locality"] as String? == "BOSTON", "never")
+    }
+}

@@ -14,13 +14,15 @@ enum FlyrPolicyCheck {
         let changed = try t.list("leads.csv", count: 3) { k, cells in
             cells[0] = "Renamed \(k) Lee"
             cells[2] = "617-555-070\(k)"
+            if k == 1 { cells[3] = "11 Elm Street" }
             if k == 3 { (cells[3], cells[4], cells[5], cells[6]) = ("", "", "", "") }
         }
         let mapping = t.dir.appendingPathComponent("mapping.yaml")
         try """
             columns: {Name: full_name, Email: email, Phone: phone, Address: address, City: city, State: state, Zip: zip}
+            target: both
             destinations:
-              \(section): {update: {phone: fill_blank, full_name: never}}
+              \(section): {update: {phone: fill_blank, full_name: never, address: fill_blank}}
             """.write(to: mapping, atomically: true, encoding: .utf8)
         let run = try t.run(changed, to: destination, extra: ["--mapping", mapping.path], environment: environment)
         #expect(run.result.status == 0, "\(run.result.stderr) \(run.outcomes)")
@@ -29,7 +31,10 @@ enum FlyrPolicyCheck {
         #expect(rows.map { $0[0] } == ["Person 1 Lee", "Person 2 Lee", "Person 3 Lee"], "never: the names stay")
         #expect(rows[0][1] == "+16170000000", "fill_blank: the agent's phone stays")
         #expect(rows[1][1] == "+16175550702", "fill_blank: the empty phone is filled")
-        #expect(rows[2][2] == address && !address.isEmpty, "overwrite, but the blank address cells wipe nothing")
+        #expect(rows[0][2]?.hasPrefix("1 MAIN ST") == true, "fill_blank: a filled address stays: \(rows[0])")
+        #expect(rows[2][2] == address && !address.isEmpty, "the blank cells wipe nothing")
+        let parts = try db.connection.execute("SELECT address, postal_code FROM campaign_addresses ORDER BY address")
+        #expect(parts.map { $0[0] } == ["1 MAIN ST", "2 MAIN ST", "3 MAIN ST"] && parts.allSatisfy { $0[1] == "02134" }, "\(parts)")
     }
 }
 

@@ -75,7 +75,7 @@ extension ImportRun {
                         try tx.updateContact(id: contact, batch[k].contact, policy: lane.policy)
                     }
                     if let address = ids.first(where: { $0.hasPrefix("a:") }), let record = batch[k].address {
-                        try tx.updateAddress(id: String(address.dropFirst(2)), record)
+                        try tx.updateAddress(id: String(address.dropFirst(2)), record, policy: lane.policy)
                     }
                     batch[k].outcome = .updated
                     changed.append(LedgerRecord(destination: lane.ledgerName, key: key, remoteID: entry.remoteID, hash: batch[k].hash, run: runID, source: source))
