@@ -118,7 +118,8 @@ extension HubSpotDestination {
             let sent = updating(payloads[k], over: held)
             if HubSpotDestination.holds(HubSpotContact(id: id, properties: held), sent) { leads[k].alreadyThere = true }
         }
-        lock.withLock { for (id, properties) in current { read[id] = properties } }
+        // Kept for send only when a field policy will use them (a mode alone needs none).
+        if !policy.overwritesAll { lock.withLock { for (id, properties) in current { read[id] = properties } } }
     }
 
     /// The values `lookUp` read of these contacts, forgotten as they are taken.
