@@ -107,6 +107,9 @@ public struct OutboundLead: Sendable {
     public var createsAddress = false
     /// Set by `prepare`: everything this lead would create is at the destination already.
     public var alreadyThere = false
+    /// Set by `prepare`: a record of this lead was found at the destination (by email, phone, a
+    /// key), whatever `action` says: `create_only` skips it, `update_only` keeps it.
+    public var found = false
 
     public enum Action: Sendable, Equatable { case create, update }
 
@@ -160,6 +163,15 @@ public protocol Destination: AnyObject {
     /// The user the credentials belong to, when they are one user's (a Supabase user's token),
     /// and the setting that holds them: the rows are then that user's, whatever --user says.
     var credentialsUser: (id: String, setting: String)? { get }
+    /// The `--to` kind (`hubspot`, `postgres`): what the mapping's `destinations:` names it by.
+    /// By default the name up to its first colon (`Destination+Policy`).
+    var kind: String { get }
+    /// The mapping's mode, field policies and options for this destination, once, before the
+    /// first `prepare`. The default takes the modes (the engine applies them) and refuses any
+    /// other field policy or option (a usage error). A destination that honours `fill_blank`,
+    /// `append` or `never` implements it, and may change what it sends (and so its
+    /// `contentHasher`, which is read after this).
+    func configure(_ policy: DestinationPolicy) throws
 }
 
 extension Destination {

@@ -105,6 +105,8 @@ final class FlyrPlanner {
                 }
             }
             leads[k].alreadyThere = !leads[k].createsAddress && !leads[k].createsContact
+            // A contact (or, for addresses alone, an address) already in the campaign: create_only skips it.
+            leads[k].found = leads[k].contact != nil ? !leads[k].createsContact : leads[k].address != nil && !leads[k].createsAddress
         }
     }
 }

@@ -223,9 +223,17 @@ public final class PostgresDestination: Destination {
     private let connectionLock = NSLock()
     private let retry: BackoffPolicy
     private let clock: any HTTPClock
+    /// Set by `configure`, before the rows.
+    private var policy = DestinationPolicy()
     private lazy var planner = FlyrPlanner(ledgerName: ledgerName) { [unowned self] campaign in try self.index(campaign: campaign) }
     /// The next `seq` per campaign, read once and counted on (gaps after a failed batch are harmless).
     private var nextSeq: [String: Int] = [:]
+
+    /// Every mode and field policy (`append` as `fill_blank`: a column holds one value); no option.
+    public func configure(_ policy: DestinationPolicy) throws {
+        try Self.refuseUnsupported(policy, destination: kind, fieldPolicies: Set(FieldPolicy.allCases), options: [])
+        self.policy = policy
+    }
 
     public init(url: String, retry: BackoffPolicy = BackoffPolicy(base: 0.5, cap: 8, maxAttempts: 5), clock: any HTTPClock = SystemClock()) throws {
         name = Postgres.displayName(url)
@@ -384,24 +392,24 @@ public final class PostgresDestination: Destination {
                 let c = lead.contact!
                 values += [lead.contactID, c.fullName, c.phone, c.email, c.address, c.notes]
             }
-            try connection.execute(Self.rows("""
-                UPDATE contacts AS c SET full_name = v.full_name, phone = v.phone, email = v.email, address = v.address, notes = v.notes, updated_at = now()
-                FROM (VALUES
-                """, types: ["uuid", "text", "text", "text", "text", "text"], count: changedContacts.count)
+            // Each column as the mapping's policy says; a blank value never wipes one.
+            let sets = policy.contactColumns.compactMap { column, fieldPolicy in
+                fieldPolicy.sqlAssignment(current: "c." + column, new: "v." + column).map { "\(column) = \($0)" }
+            }
+            try connection.execute(Self.rows("UPDATE contacts AS c SET " + (sets + ["updated_at = now()"]).joined(separator: ", ") + " FROM (VALUES",
+                                             types: ["uuid", "text", "text", "text", "text", "text"], count: changedContacts.count)
                 + ") AS v(id, full_name, phone, email, address, notes) WHERE c.id = v.id", values)
         }
+        // Each part as the policy of `address` says (never: the rows stay); a blank part wipes nothing.
         let changedAddresses = leads.filter { $0.action == .update && $0.addressID != nil && $0.address != nil }
-        if !changedAddresses.isEmpty {
+        if !changedAddresses.isEmpty, policy.addressPolicy != .never {
             var values: [String?] = []
-            for lead in changedAddresses {
-                let a = lead.address!
-                values += [lead.addressID, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode]
-            }
-            try connection.execute(Self.rows("""
-                UPDATE campaign_addresses AS a SET address = v.address, formatted = v.formatted, house_number = v.house_number, street_name = v.street_name,
-                locality = v.locality, region = v.region, postal_code = v.postal_code FROM (VALUES
-                """, types: ["uuid", "text", "text", "text", "text", "text", "text", "text"], count: changedAddresses.count)
-                + ") AS v(id, address, formatted, house_number, street_name, locality, region, postal_code) WHERE a.id = v.id", values)
+            for lead in changedAddresses { values += [lead.addressID] + lead.address!.columns.map(\.value) }
+            let columns = changedAddresses[0].address!.columns.map(\.column)
+            let sets = columns.compactMap { column in policy.addressPolicy.sqlAssignment(current: "a." + column, new: "v." + column).map { "\(column) = \($0)" } }
+            try connection.execute(Self.rows("UPDATE campaign_addresses AS a SET " + sets.joined(separator: ", ") + " FROM (VALUES",
+                                             types: ["uuid"] + Array(repeating: "text", count: columns.count), count: changedAddresses.count)
+                + ") AS v(id, " + columns.joined(separator: ", ") + ") WHERE a.id = v.id", values)
         }
         try connection.execute("COMMIT")
     }

@@ -83,6 +83,8 @@ public final class SupabaseDestination: Destination {
     private let rest: URL
     private lazy var planner = FlyrPlanner(ledgerName: ledgerName) { [unowned self] campaign in try self.index(campaign: campaign) }
     private var nextSeq: [String: Int] = [:]
+    /// Set by `configure`, before the rows.
+    var policy = DestinationPolicy()
     /// Seconds for one whole request (docs/http.md: a dropped kept-alive connection costs this).
     private let timeout: Double
 
@@ -108,7 +110,7 @@ public final class SupabaseDestination: Destination {
         var rowLevel: Bool { code.map { $0.hasPrefix("22") || $0.hasPrefix("23") } ?? false }
     }
 
-    private func request(_ method: String, _ table: String, query: [(String, String)] = [], prefer: [String] = [], body: String? = nil) throws -> HTTPResponse {
+    func request(_ method: String, _ table: String, query: [(String, String)] = [], prefer: [String] = [], body: String? = nil) throws -> HTTPResponse {
         var parts = URLComponents(url: rest.appendingPathComponent(table), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { parts.percentEncodedQuery = query.map { "\($0.0)=\(Self.encode($0.1))" }.joined(separator: "&") }
         var headers = HTTPHeaders([("Accept", "application/json")])
@@ -137,7 +139,7 @@ public final class SupabaseDestination: Destination {
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 
-    private func rows(_ response: HTTPResponse) -> [[String: Any]] {
+    func rows(_ response: HTTPResponse) -> [[String: Any]] {
         (try? JSONSerialization.jsonObject(with: response.body)) as? [[String: Any]] ?? []
     }
 
@@ -282,28 +284,14 @@ public final class SupabaseDestination: Destination {
             try insert("contacts", columns: "id,user_id,full_name,phone,email,address,notes,campaign_id,address_id,status", body: body, merge: false)
         }
         let changedAddresses = leads.filter { $0.action == .update && $0.addressID != nil && $0.address != nil }
-        if !changedAddresses.isEmpty, let campaign {
-            let body = Self.array(changedAddresses) { lead, o in
-                o.set("id", lead.addressID)
-                o.set("campaign_id", campaign)
-                Self.addressColumns(lead.address!, into: &o)
-            }
-            try insert("campaign_addresses", columns: "id,campaign_id,address,formatted,house_number,street_name,locality,region,postal_code", body: body, merge: true)
-        }
+        if !changedAddresses.isEmpty, let campaign { try update(addresses: changedAddresses, campaign: campaign) }
         let changedContacts = leads.filter { $0.action == .update && $0.contactID != nil && $0.contact != nil }
-        if !changedContacts.isEmpty {
-            let body = Self.array(changedContacts) { lead, o in
-                o.set("id", lead.contactID)
-                o.set("user_id", user)
-                Self.contactColumns(lead.contact!, into: &o)
-            }
-            try insert("contacts", columns: "id,user_id,full_name,phone,email,address,notes", body: body, merge: true)
-        }
+        if !changedContacts.isEmpty { try update(changedContacts, user: user) }
     }
 
     /// One bulk upsert on the primary key: new rows are skipped when there already
     /// (`ignore-duplicates`), changed rows overwrite the columns sent (`merge-duplicates`).
-    private func insert(_ table: String, columns: String, body: String, merge: Bool) throws {
+    func insert(_ table: String, columns: String, body: String, merge: Bool) throws {
         _ = try request("POST", table, query: [("columns", columns), ("on_conflict", "id")],
                         prefer: ["return=minimal", merge ? "resolution=merge-duplicates" : "resolution=ignore-duplicates"], body: body)
     }

@@ -460,18 +460,33 @@ public struct StoreTransaction {
         try insertContacts([NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: addressID)])
     }
 
-    public func updateContact(id: String, _ contact: ContactRecord) throws {
-        try run("UPDATE contacts SET full_name = ?, phone = ?, email = ?, address = ?, notes = ?, updated_at = ? WHERE id = ?",
-                [contact.fullName, contact.phone, contact.email, contact.address, contact.notes, now, id])
+    /// Updates a contact's columns as `policy` says, field by field (`FieldPolicy.sqlAssignment`,
+    /// columns as `DestinationPolicy.contactColumns`): `overwrite` replaces the value,
+    /// `fill_blank` (and `append`: each column holds one value) writes only into an empty column,
+    /// `never` leaves the column alone. A blank value never replaces anything.
+    public func updateContact(id: String, _ contact: ContactRecord, policy: DestinationPolicy = DestinationPolicy()) throws {
+        let values = contact.columns
+        var sets: [String] = []
+        var bound: [String?] = []
+        for (column, fieldPolicy) in policy.contactColumns {
+            guard let assignment = fieldPolicy.sqlAssignment(current: column, new: "?") else { continue }
+            sets.append("\(column) = \(assignment)")
+            bound.append(values[column] ?? nil)
+        }
+        try run("UPDATE contacts SET " + (sets + ["updated_at = ?"]).joined(separator: ", ") + " WHERE id = ?", bound + [now, id])
     }
 
     public func insertAddress(id: String, campaign: String, _ address: AddressRecord, seq: Int) throws {
         try insertAddresses([NewAddress(id: id, campaign: campaign, address: address, seq: seq)])
     }
 
-    public func updateAddress(id: String, _ address: AddressRecord) throws {
-        try run("UPDATE campaign_addresses SET address = ?, formatted = ?, house_number = ?, street_name = ?, locality = ?, region = ?, postal_code = ? WHERE id = ?",
-                [address.address, address.formatted, address.houseNumber, address.streetName, address.locality, address.region, address.postalCode, id])
+    /// Updates a campaign address's columns, each as the policy of `address` says (as
+    /// `updateContact` does): a blank part never replaces anything.
+    public func updateAddress(id: String, _ address: AddressRecord, policy: DestinationPolicy = DestinationPolicy()) throws {
+        let columns = address.columns
+        let sets = columns.compactMap { c in policy.addressPolicy.sqlAssignment(current: c.column, new: "?").map { "\(c.column) = \($0)" } }
+        guard !sets.isEmpty else { return }  // never
+        try run("UPDATE campaign_addresses SET " + sets.joined(separator: ", ") + " WHERE id = ?", columns.map(\.value) + [id])
     }
 
     public func nextSeq(campaign: String) throws -> Int {

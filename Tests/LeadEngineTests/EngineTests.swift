@@ -25,14 +25,15 @@ import Testing
         return path
     }
 
-    func run(_ file: String, to destination: MemoryDestination) throws -> (RunSummary, [Int: RowResult]) {
-        let (summary, rows) = try run(file, embedded: false, to: [destination])
+    func run(_ file: String, to destination: MemoryDestination, mapping: Mapping? = nil) throws -> (RunSummary, [Int: RowResult]) {
+        let (summary, rows) = try run(file, embedded: false, to: [destination], mapping: mapping)
         return (summary, rows[destination.name] ?? [:])
     }
 
     /// Several destinations in one run (`--to` repeated): the embedded database first, then the others.
-    func run(_ file: String, embedded: Bool, to destinations: [MemoryDestination]) throws -> (RunSummary, [String: [Int: RowResult]]) {
+    func run(_ file: String, embedded: Bool, to destinations: [MemoryDestination], mapping: Mapping? = nil) throws -> (RunSummary, [String: [Int: RowResult]]) {
         var options = ImportOptions(files: [file])
+        options.mapping = mapping
         options.embedded = embedded
         options.remotes = destinations
         options.databasePath = dir.appendingPathComponent("ledger.db").path

@@ -28,10 +28,30 @@ final class MemoryDestination: Destination, @unchecked Sendable {
         capabilities = DestinationCapabilities(largestBatch: largestBatch, requests: 1_000_000, per: 1, upserts: true)
     }
 
+    /// Whether it takes field policies (it applies none: the engine's part is what is tested).
+    var takesFieldPolicies = false
+    /// Each policy `configure` was given.
+    private(set) var configured: [DestinationPolicy] = []
+
+    func configure(_ policy: DestinationPolicy) throws {
+        configured.append(policy)
+        if !takesFieldPolicies { try Self.refuseUnsupported(policy, destination: kind, fieldPolicies: [.overwrite], options: []) }
+    }
+
     func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? { CampaignMatch(id: reference, owner: nil) }
 
+    /// Emails of records the destination holds that the engine never sent it: `prepare` finds
+    /// them, as a CRM's look-up by email would.
+    var present: Set<String> = []
+
     func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
-        for k in leads.indices where leads[k].action == .create { leads[k].contactID = "m-" + leads[k].key }
+        for k in leads.indices where leads[k].action == .create {
+            if let email = leads[k].lead.email, present.contains(email) {
+                (leads[k].contactID, leads[k].action, leads[k].found) = ("m-found-" + email, .update, true)
+            } else {
+                leads[k].contactID = "m-" + leads[k].key
+            }
+        }
     }
 
     func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
@@ -43,7 +63,7 @@ final class MemoryDestination: Destination, @unchecked Sendable {
             return .rows(leads.map { lead in
                 if let email = lead.lead.email, let reason = refuse[email] { return .rejected(reason: reason) }
                 let id = lead.contactID ?? "m-" + lead.key
-                let existed = records[id] != nil
+                let existed = records[id] != nil || lead.action == .update
                 records[id] = (lead.key, lead.hash)
                 return existed ? .updated(remoteID: id) : .created(remoteID: id)
             })

@@ -187,3 +187,46 @@ private func problem(_ yaml: String) -> String? {
         #expect(m.columns == ["Owner 1 First Name": ColumnRule(.firstName), "Phone": ColumnRule(.phone)])
     }
 }
+
+/// `mode`, `update` and `destinations` (issue 13, item 4).
+@Suite struct MappingPolicyTests {
+    @Test func aDestinationsSectionIsLaidOverTheTopLevelModeAndPolicies() throws {
+        let m = try load("""
+            columns: {Email: email}
+            mode: create_only
+            update: {phone: fill_blank, email: append, notes: never}
+            destinations:
+              hubspot:
+                mode: update_only
+                update: {phone: overwrite, company: fill_blank}
+                properties: {lead_import_key: "Row ID"}
+                id_property: lead_import_key
+              sqlite: {update: {notes: overwrite}}
+            """)
+        let hubspot = m.policy(for: "hubspot")
+        #expect(hubspot.mode == .updateOnly)
+        #expect(hubspot.update == ["phone": .overwrite, "email": .append, "notes": .never, "company": .fillBlank])
+        #expect(hubspot.options == ["properties": .table(["lead_import_key": "Row ID"]), "id_property": .text("lead_import_key")])
+        let sqlite = m.policy(for: "sqlite")
+        #expect(sqlite.mode == .createOnly && sqlite[.notes] == .overwrite && sqlite[.phone] == .fillBlank && sqlite.options.isEmpty)
+        #expect(m.policy(for: "webhook") == DestinationPolicy(mode: .createOnly, update: ["phone": .fillBlank, "email": .append, "notes": .never]))
+        #expect(try load("columns: {Email: email}").policy(for: "hubspot") == DestinationPolicy(), "no keys: upsert, overwrite everything")
+        // Written back out, the keys read the same.
+        let reread = try load(m.yaml())
+        #expect(reread.mode == m.mode && reread.update == m.update && reread.destinations == m.destinations, "\(m.yaml())")
+    }
+
+    @Test func aBadModePolicyFieldOrDestinationIsNamedWithWhatIsAllowed() {
+        #expect(problem("mode: create")?.contains("at mode: \"create\" is not a mode; expected one of: upsert, create_only, update_only") == true,
+                "\(problem("mode: create") ?? "")")
+        #expect(problem("update: {phone: keep}")?.contains("\"keep\" is not a field policy; expected one of: overwrite, fill_blank, append, never") == true,
+                "\(problem("update: {phone: keep}") ?? "")")
+        #expect(problem("update: {fone: never}")?.contains("at update: \"fone\" is not a field; expected one of: full_name,") == true, "\(problem("update: {fone: never}") ?? "")")
+        #expect(problem("update: {company: append}")?.contains("company: append adds to a field of several values; it applies to email, mobile, phone, tags") == true,
+                "\(problem("update: {company: append}") ?? "")")
+        #expect(problem("destinations: {hubspott: {mode: upsert}}")?.contains("\"hubspott\" is not a destination; expected one of: sqlite, postgres, supabase, webhook, hubspot, followupboss, google-contacts") == true,
+                "\(problem("destinations: {hubspott: {mode: upsert}}") ?? "")")
+        #expect(problem("destinations: {hubspot: {mode: sometimes}}")?.contains("at destinations.hubspot.mode: \"sometimes\" is not a mode") == true,
+                "\(problem("destinations: {hubspot: {mode: sometimes}}") ?? "")")
+    }
+}

@@ -5,13 +5,13 @@ import LeadStore
 import Testing
 
 @Suite struct LeadStoreTests {
-    private func temporaryStore() throws -> (LeadStore, URL) {
+    func temporaryStore() throws -> (LeadStore, URL) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return (try LeadStore(path: dir.appendingPathComponent("l.db").path), dir)
     }
 
-    private let owner = "00000000-0000-0000-0000-000000000000"
+    let owner = "00000000-0000-0000-0000-000000000000"
 
     @Test func aCampaignIsFoundByIdOrNameAndCreatedOnlyWhenAsked() throws {
         let (store, dir) = try temporaryStore()

@@ -19,16 +19,23 @@ public final class FollowUpBossDestination: Destination {
     public let ledgerName: String
     public var capabilities: DestinationCapabilities { Self.capabilities }
     let api: FollowUpBossAPI
-    let mapping: FollowUpBossMapping
-    private let lock = NSLock()
+    /// Set by `configure` (before the rows, and not changed after), with the mapping's options.
+    var mapping: FollowUpBossMapping
+    var policy = DestinationPolicy()
+    /// The settings it was opened with, for the mapping's options to be laid over.
+    let settings: [String: String]
+    let lock = NSLock()
+    /// People read by `prepare` for the field policies, by id, until `send` takes them.
+    var read: [Int: FollowUpBossPerson] = [:]
     /// Whether `GET /v1/me` has answered: the key is checked once, before the first write.
     private var checked = false
     /// A stop met after part of a slice was confirmed: thrown by the next call.
     private var stopped: DestinationError?
 
-    public init(api: FollowUpBossAPI, mapping: FollowUpBossMapping) {
+    public init(api: FollowUpBossAPI, mapping: FollowUpBossMapping, settings: [String: String] = [:]) {
         self.api = api
         self.mapping = mapping
+        self.settings = settings
         // Every account is reached at the same address: the key tells them apart, so the ledger
         // is per base URL and key (a digest of it, never the key).
         let digest = SHA256.hash(data: Data(api.config.apiKey.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
@@ -43,7 +50,7 @@ public final class FollowUpBossDestination: Destination {
             // The Basic header's base64 of the key is a secret too; the settings know only the key.
             KnownSecrets.add(config.secrets)
             let mapping = try FollowUpBossMapping(settings: settings.values)
-            return FollowUpBossDestination(api: FollowUpBossAPI(config: config, timeout: timeout, onRetry: onRetry), mapping: mapping)
+            return FollowUpBossDestination(api: FollowUpBossAPI(config: config, timeout: timeout, onRetry: onRetry), mapping: mapping, settings: settings.values)
         } catch let error as FollowUpBossError {
             throw stop(error)
         }
@@ -60,9 +67,12 @@ public final class FollowUpBossDestination: Destination {
 
     /// Writes nothing: checks the key once, so that a wrong key or base URL stops the run with
     /// one message before any lead is sent (and in a dry run too). Follow Up Boss dedupes the
-    /// events itself, so nothing is looked up.
+    /// events itself, so nothing is looked up, unless the mapping asks for a mode or a field
+    /// policy (`lookUp`).
     public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
         try checkCredentials()
+        guard looksUp else { return }
+        do { try lookUp(&leads) } catch let error as FollowUpBossError { throw Self.stop(error) }
     }
 
     private func checkCredentials() throws {
@@ -102,7 +112,10 @@ public final class FollowUpBossDestination: Destination {
     /// no longer has that person: deleted, or merged into another), else an event.
     func deliver(_ lead: OutboundLead, campaign: String?) throws -> DeliveryResult {
         if lead.action == .update, let id = lead.contactID.flatMap(Int.init) {
-            switch try api.update(personID: id, with: mapping.person(lead.lead, campaign: campaign), mergeTags: true) {
+            let person = updating(mapping.person(lead.lead, campaign: campaign), over: takeRead(id))
+            // The policies kept every field from this update: nothing to send.
+            if person == FollowUpBossPersonPayload() { return .updated(remoteID: String(id)) }
+            switch try api.update(personID: id, with: person, mergeTags: true) {
             case .updated(let person): return .updated(remoteID: String(person.id))
             case .rejected(let error): return .rejected(reason: error.message)
             case .notFound: break

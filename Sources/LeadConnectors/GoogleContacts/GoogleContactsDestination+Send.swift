@@ -51,7 +51,7 @@ extension GoogleContactsDestination {
         var updates: [Int: GoogleContactsAPI.ContactUpdate] = [:]
         for (k, lead) in leads.enumerated() {
             guard let name = lead.contactID else { continue }
-            let person = Self.person(lead, groups: [])
+            let person = updating(Self.person(lead, groups: []), over: seen[name]?.current)
             updates[k] = GoogleContactsAPI.ContactUpdate(resourceName: name, person: person, etag: seen[name]?.etag)
             byMask[person.fieldMask, default: []].append(k)
         }

@@ -37,7 +37,12 @@ public final class GoogleContactsDestination: Destination {
         var etag: String?
         var labels: Set<String>
         var gone = false
+        /// The contact's fields, read when the field policies need them.
+        var current: GooglePerson?
     }
+
+    /// Set by `configure`, before the rows.
+    var policy = DestinationPolicy()
 
     private let lock = NSLock()
     /// The account's contacts, listed at the first batch with new leads.
@@ -70,7 +75,7 @@ public final class GoogleContactsDestination: Destination {
                 for k in leads.indices where leads[k].action == .create {
                     guard let found = Self.existing(leads[k], in: index), let resourceName = found.resourceName,
                           claim(resourceName, for: leads[k].key) else { continue }
-                    leads[k].contactID = resourceName
+                    (leads[k].contactID, leads[k].found) = (resourceName, true)
                     if found.clientData?.first(where: { $0.key == Self.hashKey })?.value == leads[k].hash {
                         leads[k].alreadyThere = true
                     } else {
@@ -80,11 +85,15 @@ public final class GoogleContactsDestination: Destination {
                     }
                 }
             }
-            let known = leads.compactMap { $0.action == .update ? $0.contactID : nil }.filter { !matched.contains($0) }
+            // The field policies need what each contact holds: every update's contact is read
+            // whole, the matched ones again.
+            let whole = !policy.overwritesAll
+            let known = leads.compactMap { $0.action == .update ? $0.contactID : nil }.filter { whole || !matched.contains($0) }
             guard !known.isEmpty else { return }
-            let read = try api.getContacts(known, personFields: "memberships")
+            let read = try api.getContacts(known, personFields: whole ? GooglePerson.writtenFields : "memberships")
             for resourceName in known {
-                remember(resourceName, read[resourceName].map { Seen(etag: $0.etag, labels: Self.labels(of: $0)) } ?? Seen(etag: nil, labels: [], gone: true))
+                remember(resourceName, read[resourceName].map { Seen(etag: $0.etag, labels: Self.labels(of: $0), current: whole ? $0 : nil) }
+                                       ?? Seen(etag: nil, labels: [], gone: true))
             }
         }
     }

@@ -8,10 +8,19 @@ extension HubSpotDestination {
     /// Writes `leads`, putting each one's answer in `results` as it is confirmed: on a throw,
     /// what is in `results` was applied by HubSpot.
     func write(_ leads: [OutboundLead], into results: inout [DeliveryResult?]) throws(HubSpotError) {
-        let payloads = leads.map { HubSpotContactPayload(lead: $0.lead, mapping: mapping) }
+        var payloads = leads.map { HubSpotContactPayload(lead: $0.lead, mapping: mapping) }
+        // An update sends what the field policies let through, over what prepare read.
+        let created = payloads
+        if !policy.overwritesAll {
+            let current = takeRead(leads.compactMap { $0.action == .update ? $0.contactID : nil })
+            for (n, lead) in leads.enumerated() where lead.action == .update {
+                payloads[n] = updating(payloads[n], over: lead.contactID.flatMap { current[$0] })
+                if payloads[n].isEmpty { results[n] = .updated(remoteID: lead.contactID ?? "") }
+            }
+        }
         var known: [(Int, String)] = []
         var fresh: [Int] = []
-        for (n, lead) in leads.enumerated() {
+        for (n, lead) in leads.enumerated() where results[n] == nil {
             if payloads[n].isEmpty {
                 results[n] = .rejected(reason: "nothing to send: the row fills no property HubSpot takes")
             } else if lead.action == .update, let id = lead.contactID {
@@ -43,7 +52,9 @@ extension HubSpotDestination {
         // Contacts the ledger (or the search) knows; one deleted or merged away in HubSpot
         // since is written as a new contact below.
         if !known.isEmpty {
-            fresh += take(known.map(\.0), try api.update(known.map { HubSpotUpdate(id: $0.1, payload: payloads[$0.0]) }), missing: true)
+            let gone = take(known.map(\.0), try api.update(known.map { HubSpotUpdate(id: $0.1, payload: payloads[$0.0]) }), missing: true)
+            for n in gone { payloads[n] = created[n] }
+            fresh += gone
         }
         let byEmail = fresh.filter { payloads[$0].email != nil }
         if !byEmail.isEmpty { take(byEmail, try api.upsert(byEmail.map { payloads[$0] }, by: "email")) }
@@ -58,7 +69,8 @@ extension HubSpotDestination {
         guard !taken.isEmpty else { return }
         let retaken = taken
         taken = []
-        take(retaken.map(\.0), try api.update(retaken.map { HubSpotUpdate(id: $0.1, payload: payloads[$0.0]) }))
+        // Contacts not read before: the policies keep every value they would not overwrite.
+        take(retaken.map(\.0), try api.update(retaken.map { HubSpotUpdate(id: $0.1, payload: updating(payloads[$0.0], over: nil)) }))
         // Still taken: the lead's values belong to two other contacts at once.
         for (n, id) in taken {
             results[n] = .rejected(reason: "a unique value of this row (email or \(mapping.idProperty ?? "a unique property")) belongs to another contact than \(id) (CONFLICT)")

@@ -19,10 +19,14 @@ import LeadCore
 public final class HubSpotDestination: Destination {
     public let name = "hubspot"
     public let ledgerName: String
-    public let capabilities: DestinationCapabilities
+    public internal(set) var capabilities: DestinationCapabilities
     let api: HubSpotAPI
-    let mapping: HubSpotMapping
-    private let lock = NSLock()
+    /// Set by `configure` (before the rows, and not changed after), with the mapping's options.
+    var mapping: HubSpotMapping
+    var policy = DestinationPolicy()
+    let lock = NSLock()
+    /// Contacts' values read by `prepare` for the field policies, by id, until `send` takes them.
+    var read: [String: [String: String]] = [:]
     /// Set when a batch was stopped after some of its writes were confirmed: those are handed
     /// back to be recorded, and the next batch stops at once with this.
     private var stopped: DestinationError?
@@ -53,6 +57,12 @@ public final class HubSpotDestination: Destination {
     /// together (one search for 50 phones), those with only names one by one. HubSpot's search
     /// sees writes some seconds late; the ledger covers this run's own.
     public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+        try search(&leads)
+        guard looksUp else { return }
+        do throws(HubSpotError) { try lookUp(&leads) } catch { throw stop(error) }
+    }
+
+    private func search(_ leads: inout [OutboundLead]) throws {
         var sought: [(k: Int, payload: HubSpotContactPayload, match: HubSpotMatch)] = []
         for k in leads.indices where leads[k].action == .create {
             let payload = HubSpotContactPayload(lead: leads[k].lead, mapping: mapping)
@@ -69,7 +79,7 @@ public final class HubSpotDestination: Destination {
                 // The oldest contact that has the phone and the names given.
                 let found = match.phone == nil ? try api.search(match, properties: wanted).first : byPhone.first { Self.fits($0, match) }
                 guard let contact = found else { continue }
-                leads[k].contactID = contact.id
+                (leads[k].contactID, leads[k].found) = (contact.id, true)
                 if Self.holds(contact, payload) {
                     leads[k].alreadyThere = true
                 } else {

@@ -12,11 +12,13 @@ extension ImportRun {
         if options.dryRun {
             let known = try knownLeads(batch, lane: lane, store: store)
             for k in batch.indices where batch[k].outcome == nil {
-                if let entry = known[Pending.ledgerKey(batch[k].key, batch[k].lead.source)] {
-                    batch[k].outcome = entry.contentHash == batch[k].hash ? .unchanged : .updated
-                    batch[k].remoteID = entry.remoteID
+                let entry = known[Pending.ledgerKey(batch[k].key, batch[k].lead.source)]
+                if let entry, entry.contentHash == batch[k].hash {
+                    (batch[k].outcome, batch[k].remoteID) = (.unchanged, entry.remoteID)
+                } else if let reason = Self.modeSkip(lane.policy.mode, atDestination: entry != nil) {
+                    (batch[k].outcome, batch[k].reason, batch[k].remoteID) = (.skipped, reason, entry?.remoteID)
                 } else {
-                    batch[k].outcome = .created
+                    (batch[k].outcome, batch[k].remoteID) = (entry == nil ? .created : .updated, entry?.remoteID)
                 }
             }
             return 0
@@ -58,6 +60,10 @@ extension ImportRun {
             for k in batch.indices where batch[k].outcome == nil {
                 let source = batch[k].lead.source
                 let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
+                if known[key] == nil || known[key]?.contentHash != batch[k].hash, let reason = Self.modeSkip(lane.policy.mode, atDestination: known[key] != nil) {
+                    (batch[k].outcome, batch[k].reason, batch[k].remoteID) = (.skipped, reason, known[key]?.remoteID)
+                    continue
+                }
                 if let entry = known[key] {
                     batch[k].remoteID = entry.remoteID
                     if entry.contentHash == batch[k].hash {
@@ -66,10 +72,10 @@ extension ImportRun {
                     }
                     let ids = entry.remoteID.split(separator: "|").map(String.init)
                     if target != .campaignAddresses, let contact = ids.first(where: { !$0.hasPrefix("a:") }) {
-                        try tx.updateContact(id: contact, batch[k].contact)
+                        try tx.updateContact(id: contact, batch[k].contact, policy: lane.policy)
                     }
                     if let address = ids.first(where: { $0.hasPrefix("a:") }), let record = batch[k].address {
-                        try tx.updateAddress(id: String(address.dropFirst(2)), record)
+                        try tx.updateAddress(id: String(address.dropFirst(2)), record, policy: lane.policy)
                     }
                     batch[k].outcome = .updated
                     changed.append(LedgerRecord(destination: lane.ledgerName, key: key, remoteID: entry.remoteID, hash: batch[k].hash, run: runID, source: source))

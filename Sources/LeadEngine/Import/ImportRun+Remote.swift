@@ -67,6 +67,11 @@ extension ImportRun {
                 batch[k].remoteID = entry.remoteID
                 continue
             }
+            // A lead the ledger knows is at the destination: create_only leaves it alone.
+            if let entry, let reason = Self.modeSkip(lane.policy.mode, atDestination: true) {
+                (batch[k].outcome, batch[k].reason, batch[k].remoteID) = (.skipped, reason, entry.remoteID)
+                continue
+            }
             outbound.append(OutboundLead(key: key, hash: batch[k].hash, lead: batch[k].lead,
                                          contact: target != .campaignAddresses ? batch[k].contact : nil,
                                          address: target != .contacts && campaign != nil ? batch[k].address : nil,
@@ -78,6 +83,25 @@ extension ImportRun {
             try remote.prepare(&outbound, campaign: campaign)
         } catch {
             throw DestinationStopped(error: error)
+        }
+        if lane.policy.mode != .upsert {
+            // What prepare found (or did not find) at the destination, for the mode: those it
+            // keeps from being written are skipped, sent nothing and not recorded.
+            var kept: [Int] = []
+            for (n, k) in rows.enumerated() {
+                let lead = outbound[n]
+                let there = lead.action == .update || lead.alreadyThere || lead.found
+                if let reason = Self.modeSkip(lane.policy.mode, atDestination: there) {
+                    (batch[k].outcome, batch[k].reason) = (.skipped, reason)
+                    if there, !lead.remoteID.isEmpty { batch[k].remoteID = lead.remoteID }
+                } else {
+                    kept.append(n)
+                }
+            }
+            if kept.count < outbound.count {
+                (outbound, rows) = (kept.map { outbound[$0] }, kept.map { rows[$0] })
+                if outbound.isEmpty { return nil }
+            }
         }
         if options.dryRun {
             for (lead, k) in zip(outbound, rows) {

@@ -42,10 +42,13 @@ public final class ImportRun: @unchecked Sendable {
         let ledgerName: String
         /// nil: the embedded database.
         let remote: (any Destination)?
-        /// The hash of what it is sent (nil: the embedded database's `ContentHash`).
-        let hasher: (@Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String)?
+        /// The hash of what it is sent (nil: the embedded database's `ContentHash`). Read again
+        /// once the destination is configured, before the rows.
+        private(set) var hasher: (@Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String)?
         /// Set as the run starts, before the rows, and not changed after.
         var campaign: String?
+        /// The mapping's mode and field policies for this destination.
+        private(set) var policy = DestinationPolicy()
         var user = FlyrUser.local
         var ledgerWasEmpty = false
         private let lock = NSLock()
@@ -60,6 +63,19 @@ public final class ImportRun: @unchecked Sendable {
         /// its unsent rows go with the next run, while the other destinations go on.
         var stopped: (any Error)? { lock.withLock { stoppedBy } }
         func stop(_ error: any Error) { lock.withLock { if stoppedBy == nil { stoppedBy = error } } }
+
+        /// Gives the destination its part of `mapping` (`Destination.configure`), and takes its
+        /// hasher again, since what it sends may have changed with its options.
+        func configure(_ mapping: Mapping) throws {
+            guard let remote else {
+                policy = mapping.policy(for: "sqlite")
+                try ImportRun.checkEmbedded(policy)
+                return
+            }
+            policy = mapping.policy(for: remote.kind)
+            try remote.configure(policy)
+            hasher = remote.contentHasher
+        }
     }
 
     struct Pending: Sendable {
@@ -117,6 +133,9 @@ public final class ImportRun: @unchecked Sendable {
             try store.ledgerByRowHash(destination: lane.ledgerName, limit: Self.ledgerPreloadLimit)
         } }
         let plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
+        // Every file is read with the same mapping (or none): its policies hold for the run.
+        let mapping = options.mapping ?? plans.first?.mapping ?? Mapping()
+        for lane in lanes { try lane.configure(mapping) }
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
         // Emitted by the delivery thread before its first row, once the count is in.
         let runStarted: @Sendable () throws -> Int? = { [self] in

@@ -77,9 +77,15 @@ public struct Mapping: Codable, Sendable, Equatable {
     public var extras: Extras = .keep
     public var missingColumns: MissingColumns = .error
     public var otherColumns: OtherColumns = .extras
+    /// Which leads every destination takes (nil: `upsert`); see `Mapping+Policy`.
+    public var mode: DeliveryMode?
+    /// What an update does with each field, at every destination (unnamed fields: `overwrite`).
+    public var update: [String: FieldPolicy] = [:]
+    /// Per `--to` kind: a mode and field policies over the two above, and the destination's own options.
+    public var destinations: [String: DestinationSection] = [:]
 
     enum CodingKeys: String, CodingKey {
-        case description, target, sheet, columns, defaults, dedupe, required, extras
+        case description, target, sheet, columns, defaults, dedupe, required, extras, mode, update, destinations
         case headerRow = "header_row"
         case missingColumns = "missing_columns"
         case otherColumns = "other_columns"
@@ -89,7 +95,7 @@ public struct Mapping: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: ["description", "target", "sheet", "header_row", "columns", "defaults", "dedupe", "required",
-                                                "extras", "missing_columns", "other_columns"])
+                                                "extras", "missing_columns", "other_columns", "mode", "update", "destinations"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         target = try c.decodeIfPresent(Target.self, forKey: .target) ?? .contacts
         sheet = try c.decodeIfPresent(String.self, forKey: .sheet)
@@ -102,6 +108,9 @@ public struct Mapping: Codable, Sendable, Equatable {
         missingColumns = try c.decodeIfPresent(MissingColumns.self, forKey: .missingColumns) ?? .error
         otherColumns = try c.decodeIfPresent(OtherColumns.self, forKey: .otherColumns) ?? .extras
         description = try c.decodeIfPresent(String.self, forKey: .description)
+        mode = try c.decodeIfPresent(DeliveryMode.self, forKey: .mode)
+        update = c.contains(.update) ? try Self.decodeUpdate(c, .update) : [:]
+        destinations = try Self.decodeDestinations(c, .destinations)
     }
 
     /// Reads a mapping file; errors name the file and what is wrong.
@@ -171,10 +180,11 @@ public struct Mapping: Codable, Sendable, Equatable {
         lines.append("extras: \(extras.rawValue)")
         if missingColumns != .error { lines.append("missing_columns: \(missingColumns.rawValue)") }
         if otherColumns != .extras { lines.append("other_columns: \(otherColumns.rawValue)") }
+        lines += policyYAML
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func quoted(_ s: String) -> String {
+    func quoted(_ s: String) -> String {
         "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }
@@ -212,14 +222,15 @@ public enum MappingError: Error, CustomStringConvertible, Equatable, Classified 
             "Transform": Transform.allCases.map(\.rawValue), "Target": ["contacts", "campaign_addresses", "both"],
             "Extras": ["keep", "notes", "drop"], "MissingColumns": ["error", "ignore"], "OtherColumns": ["extras", "auto"], "DedupeKeyKind": DedupeKeyKind.allCases.map(\.rawValue),
             "DateOrder": DateOrder.allCases.map(\.rawValue), "AddressStyle": AddressStyle.allCases.map(\.rawValue),
-            "LeadField": LeadField.allCases.map(\.rawValue),
+            "LeadField": LeadField.allCases.map(\.rawValue), "DeliveryMode": DeliveryMode.allCases.map(\.rawValue),
+            "FieldPolicy": FieldPolicy.allCases.map(\.rawValue),
         ]
         let prefix = "Cannot initialize "
         guard text.hasPrefix(prefix), let from = text.range(of: " from invalid String value ") else { return nil }
         let type = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<from.lowerBound])
         let value = String(text[from.upperBound...])
         guard let allowed = choices[type] else { return nil }
-        let noun = ["DedupeKeyKind": "dedupe key", "DateOrder": "date order", "AddressStyle": "address style", "LeadField": "field"][type] ?? type.lowercased()
+        let noun = ["DedupeKeyKind": "dedupe key", "DateOrder": "date order", "AddressStyle": "address style", "LeadField": "field", "DeliveryMode": "mode", "FieldPolicy": "field policy"][type] ?? type.lowercased()
         return "\"\(value)\" is not a \(noun); expected one of: \(allowed.joined(separator: ", "))"
     }
 
