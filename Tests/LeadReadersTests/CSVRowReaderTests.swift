@@ -131,7 +131,7 @@ private func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: ur
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("huge-cell.csv")
-        FileManager.default.createFile(atPath: url.path, contents: Data("name,notes\nAnn,\"".utf8))
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data("name,notes\nAnn,\"".utf8))
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
         let block = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)

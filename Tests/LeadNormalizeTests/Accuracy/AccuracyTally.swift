@@ -61,7 +61,7 @@ struct AccuracyTally {
             if let handle = FileHandle(forWritingAtPath: path) {
                 handle.seekToEndOfFile(); handle.write(data); try? handle.close()
             } else {
-                FileManager.default.createFile(atPath: path, contents: data)
+                _ = FileManager.default.createFile(atPath: path, contents: data)
             }
         }
         return order.filter { accuracy($0) < (floors[$0] ?? defaultFloor) }
