@@ -33,38 +33,6 @@ extension ImportRun {
         }
     }
 
-    /// The first row of each dedupe key in the run. Looked up for every row (100k for the
-    /// benchmark list): a dictionary keyed by the keys themselves spent a tenth of a rerun's
-    /// time hashing and comparing strings (each probe compares, and Swift compares strings by
-    /// canonical equivalence). An ASCII key is kept by its 64-bit FNV hash, with the key to
-    /// tell the rare two keys that share one; other keys by their text, as before.
-    struct SeenKeys {
-        private var byHash: [UInt64: (row: Int, key: String)] = [:]
-        private var byText: [String: Int] = [:]
-
-        init() { byHash.reserveCapacity(1 << 14) }
-
-        /// The row that had `key` first, or nil (and `row` is now its first).
-        mutating func first(_ key: String, row: Int) -> Int? {
-            var key = key
-            guard key.withUTF8({ $0.allSatisfy { $0 < 0x80 } }) else { return firstByText(key, row) }
-            var h = FNV64()
-            h.mix(key)
-            guard let seen = byHash[h.value] else {
-                byHash[h.value] = (row, key)
-                return nil
-            }
-            // Another key with the same hash is kept by its text.
-            return seen.key == key ? seen.row : firstByText(key, row)
-        }
-
-        private mutating func firstByText(_ key: String, _ row: Int) -> Int? {
-            if let first = byText[key] { return first }
-            byText[key] = row
-            return nil
-        }
-    }
-
     /// A row's cells, and for a processed sheet its lead.
     final class Kept: Sendable {
         let cells: [String]
@@ -98,7 +66,10 @@ extension ImportRun {
         private let rejects: CSVWriter?
         private let export: TableWriter?
         private let failure: FirstFailure
-        private var seenKeys = SeenKeys()
+        /// The first row of each dedupe key in the run. (Keyed by a 64-bit hash of ASCII keys
+        /// instead, the dedupe took 9% of a rerun's processor instead of 11%, but the table
+        /// 2–3 MB more of the import's peak: not worth it.)
+        private var seenKeys: [String: Int] = [:]
         private(set) var counts: [Outcome: Int] = [:]
         /// Each destination's, by `Lane.index`.
         private(set) var laneCounts: [[Outcome: Int]]
@@ -111,8 +82,12 @@ extension ImportRun {
         private var settledWidth = 0
         /// Rows the embedded database wrote since the last commit (for its batch event).
         private var written = 0
+        /// The batches on their way to the recording thread.
         private let tickets = BlockingQueue<Ticket?>(capacity: ImportRun.queuedBatches)
         private var recorder: WorkerThread?
+        /// One destination that needs no waiting on (the embedded database, or any destination
+        /// in a dry run): delivered on the delivery thread, without the recording thread.
+        private let direct: Bool
         private let senders: [Sender]
 
         /// A batch on its way to the recording thread, with each destination's part of it.
@@ -186,6 +161,11 @@ extension ImportRun {
                 senders.append(Sender(lane: lane, queue: queue, thread: thread))
             }
             self.senders = senders
+            direct = senders.isEmpty && run.lanes.count == 1
+            // Into the embedded database alone, the delivery thread writes and reports each
+            // batch itself: handed on to a recording thread instead, the batches queued between
+            // the two took the 100k-row import's peak from 84 to 99.6 MiB, for nothing to wait on.
+            guard !direct else { return }
             recorder = WorkerThread(name: "leadport-record") { [self, tickets] in
                 var draining = false
                 while let ticket = tickets.take() {
@@ -227,10 +207,15 @@ extension ImportRun {
         func handle(_ work: consuming Work) throws {
             switch consume work {
             case .file(let file, let plan):
-                tickets.put(.file(file, plan))
+                if direct { try startFile(file, plan: plan) } else { tickets.put(.file(file, plan)) }
             case .batch(var batch, _):
                 for k in batch.indices { batch[k].position = k }
                 dedupe(&batch)
+                if direct {
+                    let rows = batch.count
+                    try record(.batch(rows: rows, [try stage(consume batch, for: run.lanes[0])]))
+                    return
+                }
                 let rows = batch.count
                 var parts: [Part] = []
                 for lane in run.lanes.dropLast() { parts.append(try stage(batch, for: lane)) }
@@ -267,27 +252,33 @@ extension ImportRun {
         private func record(_ ticket: consuming Ticket) throws {
             switch consume ticket {
             case .file(let file, let plan): try startFile(file, plan: plan)
-            case .batch(let rows, let parts):
+            case .batch(let rows, var parts):
                 // With several destinations a row's outcomes are gathered from each part; with
                 // one, each row is settled as it comes (one copy of it fewer).
                 let single = run.lanes.count == 1
                 var settling = [Settled?](repeating: nil, count: single ? 0 : rows)
-                for (lane, part) in zip(run.lanes, parts) {
+                for (n, lane) in run.lanes.enumerated() {
+                    // Each part is taken out of the ticket, so that its batch has one owner and
+                    // is changed in place: bound from a part still in `parts`, the first change
+                    // copied the whole batch (a thousand leads), which cost the 100k-row import
+                    // some 10 MB more at its peak and its time.
+                    var part = Part.done([])
+                    swap(&part, &parts[n])
                     var batch: [Pending]
-                    switch part {
+                    switch consume part {
                     case .done(let b): batch = b
-                    case .write(let b):
+                    case .write(var b):
+                        written += try run.deliver(&b, lane: lane, store: store, target: target, runID: runID)
                         batch = b
-                        written += try run.deliver(&batch, lane: lane, store: store, target: target, runID: runID)
-                    case .sending(let b, let outgoing, let answer):
-                        batch = b
+                    case .sending(var b, let outgoing, let answer):
                         let transmitted = answer.wait()
-                        try run.record(outgoing, transmitted, batch: &batch, lane: lane, store: store, runID: runID)
+                        try run.record(outgoing, transmitted, batch: &b, lane: lane, store: store, runID: runID)
                         // The rows the destination never got stay pending: no outcome, no report line.
                         if !transmitted.unsent.isEmpty {
                             let unsentRows = Set(transmitted.unsent.map { outgoing.rows[$0] })
-                            batch = batch.indices.filter { !unsentRows.contains($0) }.map { batch[$0] }
+                            b = b.indices.filter { !unsentRows.contains($0) }.map { b[$0] }
                         }
+                        batch = b
                     }
                     if single { settleAlone(batch) } else { settle(batch, lane: lane, into: &settling) }
                 }
@@ -304,9 +295,12 @@ extension ImportRun {
             }
         }
 
-        /// After an error on the recording thread: when it undid the store's open transaction,
-        /// the rows settled since the last commit are not written, and go unreported.
-        private func failed() {
+        /// After an error in `handle` (when it delivers directly) or on the recording thread:
+        /// when it undid the store's open transaction, the rows settled since the last commit
+        /// are not written, and go unreported.
+        func failed(onDeliveryThread: Bool = false) {
+            // The recording thread's rows are its own to drop.
+            if onDeliveryThread && !direct { return }
             if !store.isWriting {
                 settled.removeAll()
                 written = 0
@@ -318,6 +312,7 @@ extension ImportRun {
         /// reports what is left. What was written before a failure in another stage is
         /// committed, as it would have been had that stage failed a little later.
         func end() {
+            guard !direct else { return settleLast() }
             for sender in senders { sender.queue.put(nil) }
             tickets.put(nil)
             recorder?.join()
@@ -334,11 +329,13 @@ extension ImportRun {
                 // A lead without a dedupe key is known by its row, which comes twice only when
                 // a file is given twice.
                 let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
-                if let first = seenKeys.first(key, row: batch[k].lead.source.row) {
+                if let first = seenKeys[key] {
                     batch[k].passedOver = false
                     batch[k].outcome = .skipped
                     batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: batch[k].lead)))"
                     batch[k].stage = .dedupe
+                } else {
+                    seenKeys[key] = batch[k].lead.source.row
                 }
             }
         }

@@ -197,6 +197,7 @@ public final class ImportRun: @unchecked Sendable {
                     try delivery.handle(work)
                 } catch {
                     failure.record(error)
+                    delivery.failed(onDeliveryThread: true)
                     draining = true
                 }
             }
