@@ -172,6 +172,11 @@ public protocol Destination: AnyObject {
     /// `append` or `never` implements it, and may change what it sends (and so its
     /// `contentHasher`, which is read after this).
     func configure(_ policy: DestinationPolicy) throws
+    /// For a plan (`Destination+Plan`): after `prepare`, each lead's fields as the destination
+    /// holds them now (read from it) and as they would be written, in order. It may find a new
+    /// lead at the destination (by email, say) and make it an update, as `send` would. Reads
+    /// only; nil when the destination cannot read what it holds.
+    func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]?
 }
 
 extension Destination {

@@ -87,8 +87,10 @@ extension HubSpotDestination {
     /// For the modes and policies: the new leads with an email (or a value for the id property)
     /// are looked for by it, and those found become updates of their contact; every update's
     /// contact is read, for `fill_blank`. A lead whose update would send nothing the contact
-    /// does not hold already is left alone (`alreadyThere`).
-    func lookUp(_ leads: inout [OutboundLead]) throws(HubSpotError) {
+    /// does not hold already is left alone (`alreadyThere`). Returns the values read, by id
+    /// (for a plan, `everything` reads every update's contact, whatever the policies).
+    @discardableResult
+    func lookUp(_ leads: inout [OutboundLead], everything: Bool = false) throws(HubSpotError) -> [String: [String: String]] {
         let payloads = leads.map { HubSpotContactPayload(lead: $0.lead, mapping: mapping) }
         let wanted = Array(Set(payloads.flatMap { $0.properties.keys } + ["email"])).sorted()
         var byKey: [(k: Int, key: String, property: String)] = []
@@ -109,7 +111,7 @@ extension HubSpotDestination {
             }
         }
         let unread = leads.indices.filter { leads[$0].action == .update && leads[$0].contactID.map { current[$0] == nil } ?? false }
-        if !unread.isEmpty, !policy.overwritesAll {
+        if !unread.isEmpty, everything || !policy.overwritesAll {
             let ids = unread.map { leads[$0].contactID! }
             for (id, contact) in zip(ids, try api.read(ids, properties: wanted)) where contact != nil { current[id] = contact!.properties }
         }
@@ -120,6 +122,19 @@ extension HubSpotDestination {
         }
         // Kept for send only when a field policy will use them (a mode alone needs none).
         if !policy.overwritesAll { lock.withLock { for (id, properties) in current { read[id] = properties } } }
+        return current
+    }
+
+    /// For a plan: each lead's contact as read (by id, or found by email or the id property)
+    /// and what the write would send it, after the field policies.
+    public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
+        let current: [String: [String: String]]
+        do throws(HubSpotError) { current = try lookUp(&leads, everything: true) } catch { throw stop(error) }
+        return leads.map { lead in
+            let payload = HubSpotContactPayload(lead: lead.lead, mapping: mapping)
+            guard let id = lead.contactID, let held = current[id] else { return FieldSnapshot(before: nil, after: payload.properties) }
+            return FieldSnapshot(before: held.filter { payload[$0.key] != nil }, after: updating(payload, over: held).properties)
+        }
     }
 
     /// The values `lookUp` read of these contacts, forgotten as they are taken.
