@@ -110,3 +110,52 @@ final class FlyrPlanner {
         }
     }
 }
+
+/// A plan's view of FLYR's rows (`Destination+Plan`), shared by every destination that holds
+/// FLYR's tables (PostgreSQL, Supabase, and the embedded database): fields are named
+/// `contacts.COLUMN` and `campaign_addresses.COLUMN`, and written as those destinations write
+/// them — a new lead's new rows whole; a changed lead's rows column by column, as the mapping's
+/// policies say (`contactColumns`, `addressPolicy`); rows found already in the campaign are
+/// left as they are.
+public enum FlyrPlan {
+    public static let contactColumns = ["full_name", "phone", "email", "address", "notes"]
+
+    /// `read(table, columns, ids)` gives the rows of `table` with those ids, by id (only the
+    /// rows of changed leads are read).
+    public static func snapshots(_ leads: [OutboundLead], policy: DestinationPolicy,
+                                 read: (_ table: String, _ columns: [String], _ ids: [String]) throws -> [String: [String: String]]) throws -> [FieldSnapshot] {
+        let contactIDs = leads.compactMap { $0.action == .update && $0.contact != nil ? $0.contactID : nil }
+        let addressIDs = leads.compactMap { $0.action == .update && $0.address != nil ? $0.addressID : nil }
+        let contacts = contactIDs.isEmpty ? [:] : try read("contacts", contactColumns, contactIDs)
+        let addresses = addressIDs.isEmpty ? [:] : try read("campaign_addresses", AddressRecord.columnNames, addressIDs)
+        let contactPolicy = Dictionary(uniqueKeysWithValues: policy.contactColumns.map { ("contacts." + $0.column, $0.policy) })
+        return leads.map { lead in
+            var before: [String: String]?
+            var after: [String: String] = [:]
+            func part(_ new: [String: String?], held: [String: String]?, creating: Bool, policy fieldPolicy: (String) -> FieldPolicy) {
+                if creating {
+                    after.merge(FieldSnapshot.creating(new).after) { $1 }
+                } else if let held {
+                    let update = FieldSnapshot.updating(held, with: new, policy: fieldPolicy)
+                    before = (before ?? [:]).merging(update.before ?? [:]) { $1 }
+                    after.merge(update.after) { $1 }
+                } else {
+                    // Changed, but its row is gone from the destination: what would be sent is
+                    // what it has now (nothing to read).
+                    after.merge(FieldSnapshot.updating([:], with: new, policy: fieldPolicy).after) { $1 }
+                }
+            }
+            if let contact = lead.contact, lead.action == .update ? lead.contactID != nil : lead.createsContact {
+                let new = Dictionary(uniqueKeysWithValues: contact.columns.map { ("contacts." + $0.key, $0.value) })
+                let held = lead.contactID.flatMap { contacts[$0] }.map { Dictionary(uniqueKeysWithValues: $0.map { ("contacts." + $0.key, $0.value) }) }
+                part(new, held: held, creating: lead.action == .create, policy: { contactPolicy[$0] ?? .overwrite })
+            }
+            if let address = lead.address, lead.action == .update ? lead.addressID != nil : lead.createsAddress {
+                let new = Dictionary(uniqueKeysWithValues: address.columns.map { ("campaign_addresses." + $0.column, $0.value) })
+                let held = lead.addressID.flatMap { addresses[$0] }.map { Dictionary(uniqueKeysWithValues: $0.map { ("campaign_addresses." + $0.key, $0.value) }) }
+                part(new, held: held, creating: lead.action == .create, policy: { _ in policy.addressPolicy })
+            }
+            return FieldSnapshot(before: before, after: after)
+        }
+    }
+}

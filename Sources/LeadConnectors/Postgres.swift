@@ -285,6 +285,23 @@ public final class PostgresDestination: Destination {
         try fatal { try planner.prepare(&leads, campaign: campaign) }
     }
 
+    /// For a plan: the changed leads' rows as read, and what would be written over them.
+    public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
+        try connectionLock.withLock { try fatal {
+            try FlyrPlan.snapshots(leads, policy: policy) { table, columns, ids in
+                var found: [String: [String: String]] = [:]
+                let list = "{" + ids.joined(separator: ",") + "}"
+                for row in try connection.execute("SELECT id::text, " + columns.joined(separator: ", ") + " FROM \(table) WHERE id = ANY($1::uuid[])", [list]) {
+                    guard let id = row[0] else { continue }
+                    var values: [String: String] = [:]
+                    for (k, column) in columns.enumerated() { if let value = row[k + 1] { values[column] = value } }
+                    found[id] = values
+                }
+                return found
+            }
+        } }
+    }
+
     private func index(campaign: String) throws -> FlyrIndex {
         connectionLock.lock()
         defer { connectionLock.unlock() }

@@ -84,6 +84,11 @@ extension SupabaseDestination {
         }
     }
 
+    /// For a plan: the changed leads' rows as read, and what would be written over them.
+    public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
+        try fatal { try FlyrPlan.snapshots(leads, policy: policy) { table, columns, ids in try currentRows(table, columns, ids: ids) } }
+    }
+
     /// `columns` of the rows of `table` with these ids, by id.
     private func currentRows(_ table: String, _ columns: [String], ids: [String]) throws -> [String: [String: String]] {
         var found: [String: [String: String]] = [:]

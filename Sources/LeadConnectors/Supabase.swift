@@ -144,7 +144,7 @@ public final class SupabaseDestination: Destination {
     }
 
     /// Anything but a refusal of the rows stops the run: wrong key, missing table, RLS.
-    private func fatal<T>(_ body: () throws -> T) throws -> T {
+    func fatal<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let refusal as Refusal {

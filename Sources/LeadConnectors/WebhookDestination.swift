@@ -99,6 +99,24 @@ public final class WebhookDestination: Destination {
         o.set("address", json: address.text)
     }
 
+    /// For a plan: the document's fields (`address.city` for a part of the address). A catch
+    /// hook keeps nothing LeadPort can read, so there is no `before`, and `apply` cannot tell
+    /// whether the receiver's copy changed.
+    public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
+        leads.map { lead in
+            var o = JSONObject()
+            Self.content(lead.lead, campaign: campaign, into: &o)
+            var fields: [String: String] = [:]
+            func flatten(_ object: [String: Any], prefix: String) {
+                for (name, value) in object {
+                    if let inner = value as? [String: Any] { flatten(inner, prefix: prefix + name + ".") } else if !(value is NSNull) { fields[prefix + name] = "\(value)" }
+                }
+            }
+            flatten((try? JSONSerialization.jsonObject(with: Data(o.text.utf8))) as? [String: Any] ?? [:], prefix: "")
+            return FieldSnapshot(before: nil, after: fields)
+        }
+    }
+
     public let contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String = { lead, _, _, campaign in
         var o = JSONObject()
         content(lead, campaign: campaign, into: &o)

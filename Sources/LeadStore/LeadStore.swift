@@ -358,6 +358,27 @@ public final class LeadStore: @unchecked Sendable {
         }
     }
 
+    /// `columns` of the rows of FLYR's `table` with these ids (what a plan shows as the values
+    /// held now), by id; a column without a value is left out.
+    public func rows(_ table: String, columns: [String], ids: [String]) throws -> [String: [String: String]] {
+        precondition(["contacts", "campaign_addresses"].contains(table), "not a FLYR table: \(table)")
+        return try db.read { db in
+            var found: [String: [String: String]] = [:]
+            var start = 0
+            while start < ids.count {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                let sql = "SELECT id, \(columns.joined(separator: ", ")) FROM \(table) WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
+                    var values: [String: String] = [:]
+                    for (k, column) in columns.enumerated() { if let value: String = row[k + 1] { values[column] = value } }
+                    found[row[0]] = values
+                }
+                start += chunk.count
+            }
+            return found
+        }
+    }
+
     /// Rows of a table, for tests and `make demo`.
     public func count(_ table: String) throws -> Int {
         try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }

@@ -52,8 +52,12 @@ struct Import: ParsableCommand {
     @Option(help: "How to read dates such as 03/04/2024: mdy or dmy.")
     var dateOrder: DateOrder?
 
-    @Flag(help: "Show what would be created, updated, left unchanged or rejected; write nothing.")
+    @Flag(help: "Show what would be created, updated, left unchanged or rejected, and on stdout each field that would change, old → new (read from the destination); write nothing.")
     var dryRun = false
+
+    @Option(help: ArgumentHelp("A dry run that writes its plan to this file (JSON, with a CSV beside it, one line per field) for `leadport apply` to carry out.",
+                               valueName: "file.json"))
+    var plan: String?
 
     @Option(help: ArgumentHelp("Write the processed spreadsheet (.xlsx or .csv): original and normalised columns, _status, _reason, _source_row.",
                                valueName: "file.xlsx|file.csv"))
@@ -83,7 +87,7 @@ struct Import: ParsableCommand {
         }
         var outputs: [String: String] = [:]
         let database: (String, String) = parsed.compactMap(\.embeddedPath).first.map { ("--to", $0) } ?? ("--ledger", ledger)
-        for (option, path) in [("--export", export), ("--report", report), ("--rejects", rejects), database] {
+        for (option, path) in [("--export", export), ("--report", report), ("--rejects", rejects), ("--plan", plan), ("--plan's CSV", plan.map(PlanWriter.csvPath)), database] {
             guard let path else { continue }
             let canonical = Self.canonical(path)
             if inputs.contains(canonical) { throw ValidationError("\(option) \(path) is one of the files to import; write it somewhere else") }
@@ -113,7 +117,35 @@ struct Import: ParsableCommand {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    func run() throws {
+    func run() throws { try run(applying: nil) }
+
+    /// The import's own arguments, to run it again by (`leadport apply`): what decides which
+    /// rows go where, without the outputs and the progress style, and without a password in a
+    /// PostgreSQL URL (libpq takes it from PGPASSWORD or ~/.pgpass then).
+    var replayArguments: [String] {
+        var arguments = files
+        func add(_ name: String, _ value: String?) { if let value { arguments += [name, value] } }
+        add("--mapping", mapping)
+        add("--preset", preset)
+        add("--sheet", sheet)
+        for value in destinations {
+            guard var parts = URLComponents(string: value), parts.password != nil, value.hasPrefix("postgres") else {
+                arguments += ["--to", value]
+                continue
+            }
+            parts.password = nil
+            arguments += ["--to", parts.string ?? value]
+        }
+        add("--ledger", ledger)
+        add("--user", user)
+        add("--campaign", campaign)
+        add("--region", region)
+        add("--date-order", dateOrder?.rawValue)
+        return arguments
+    }
+
+    /// The import, or with `plan` the carrying out of that plan (`leadport apply`).
+    func run(applying check: PlanCheck?) throws {
         if let problem = PhoneRule.selfCheck() { throw ValidationError(problem) }
         var options = ImportOptions(files: files)
         options.reader.sheet = sheet
@@ -153,14 +185,22 @@ struct Import: ParsableCommand {
         options.campaign = campaign
         options.region = region
         options.dateOrder = dateOrder
-        options.dryRun = dryRun
+        options.dryRun = dryRun || plan != nil
+        options.apply = check
         // Nothing shows the total: the pass that counts the rows is saved.
         options.countsRows = style != .none
         options.exportPath = export
         options.reportPath = report
         options.rejectsPath = rejects
         for file in files { ReaderNote.print(readerNote(path: file)) }
-        let summary = try ImportRun(options: options, emit: reporter.handle).run()
+        // A dry run's plan: on stdout, or in the --plan file.
+        let planWriter = options.dryRun ? try PlanWriter(path: plan, arguments: replayArguments) : nil
+        let summary = try ImportRun(options: options) { event in
+            // A plan that cannot be written ends the run: the dry run is for it.
+            do { try planWriter?.handle(event) } catch { ExitStatus.exit(for: error) }
+            reporter.handle(event)
+        }.run()
+        if let plan { ExitStatus.printError("plan written to \(plan) and \(PlanWriter.csvPath(plan)); carry it out with: leadport apply \(plan)") }
         // Each destination that stopped or failed rows says so; the exit status is the gravest.
         var problems: [any Error] = summary.stopped.map(\.error)
         for destination in summary.destinations where destination.stopped == nil {

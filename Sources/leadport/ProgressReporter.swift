@@ -53,6 +53,8 @@ final class ProgressReporter: @unchecked Sendable {
             o.set("outcome", r.outcome.rawValue)
             if let id = r.remoteID { o.set("remote_id", id) }
             if let reason = r.reason { o.set("reason", reason) }
+            // A dry run's plan: each field that would change, old (null: none) and new.
+            if let fields = r.planned?.fields { o.set("changes", json: PlanWriter.changes(fields)) }
         case .batch(let b):
             o.set("event", "batch")
             o.set("t", elapsed)

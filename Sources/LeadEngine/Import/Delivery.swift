@@ -25,6 +25,7 @@ extension ImportRun {
             var remoteID: String?
             var reason: String?
             var stage: RejectStage?
+            var planned: PlannedRow?
         }
 
         subscript(lane lane: Int) -> Result? {
@@ -346,7 +347,8 @@ extension ImportRun {
                 let outcome = batch[k].outcome ?? .failed
                 let keeps = export != nil || (rejects != nil && outcome == .rejected)
                 settled.append(Settled(source: batch[k].lead.source,
-                                       first: Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage),
+                                       first: Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage,
+                                                             planned: batch[k].planned),
                                        others: [], kept: keeps ? Kept(cells: batch[k].cells, lead: export != nil ? batch[k].lead : nil) : nil))
             }
             DispatchQueue.global().async { [batch] in _ = batch.count }
@@ -364,7 +366,8 @@ extension ImportRun {
                     rows[n] = Settled(source: batch[k].lead.source, first: nil, others: lanes == 1 ? [] : Array(repeating: nil, count: lanes - 1),
                                       kept: keeps ? Kept(cells: batch[k].cells, lead: export != nil ? batch[k].lead : nil) : nil)
                 }
-                rows[n]![lane: lane.index] = Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage)
+                rows[n]![lane: lane.index] = Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage,
+                                                             planned: batch[k].planned)
             }
             // Freeing a batch (some fifty strings a row) is left to another thread: this one
             // is the pipeline's narrowest.
@@ -408,7 +411,8 @@ extension ImportRun {
                     result.reason = result.reason.map(KnownSecrets.redact)
                     counts[result.outcome, default: 0] += 1
                     laneCounts[lane][result.outcome, default: 0] += 1
-                    run.emit(.row(RowResult(location: source, destination: names[lane], outcome: result.outcome, remoteID: result.remoteID, reason: result.reason)))
+                    run.emit(.row(RowResult(location: source, destination: names[lane], outcome: result.outcome, remoteID: result.remoteID, reason: result.reason,
+                                            planned: result.planned)))
                     try report?.write([source.file, source.sheet ?? "", String(source.row), names[lane], result.outcome.rawValue, result.remoteID ?? "", result.reason ?? ""])
                     results.append((lane, result))
                 }

@@ -21,7 +21,23 @@ extension ImportRun {
                     (batch[k].outcome, batch[k].remoteID) = (entry == nil ? .created : .updated, entry?.remoteID)
                 }
             }
+            let planned = batch.indices.filter { batch[$0].outcome == .created || batch[$0].outcome == .updated }
+            if !planned.isEmpty {
+                let (leads, snapshots) = try embeddedSnapshots(batch, rows: planned, known: known, lane: lane, store: store, target: target)
+                for (n, k) in planned.enumerated() { batch[k].planned = PlannedRow(hash: leads[n].hash, fields: snapshots[n]) }
+            }
             return 0
+        }
+        if options.apply != nil {
+            // Only what the plan has, as it was then, is written.
+            let known = try knownLeads(batch, lane: lane, store: store)
+            let writing = batch.indices.filter { k in
+                batch[k].outcome == nil && known[Pending.ledgerKey(batch[k].key, batch[k].lead.source)]?.contentHash != batch[k].hash
+            }
+            if !writing.isEmpty {
+                let (leads, snapshots) = try embeddedSnapshots(batch, rows: writing, known: known, lane: lane, store: store, target: target)
+                _ = checkPlan(&batch, outbound: leads, rows: writing, snapshots: snapshots, lane: lane)
+            }
         }
         var size = 0
         for k in batch.indices where batch[k].outcome == nil { size += 1 }

@@ -79,8 +79,11 @@ extension ImportRun {
             rows.append(k)
         }
         guard !outbound.isEmpty else { return nil }
+        var snapshots: [FieldSnapshot]?
         do {
             try remote.prepare(&outbound, campaign: campaign)
+            // For a plan, each lead's fields as the destination holds them now.
+            if plans { snapshots = try remote.snapshots(&outbound, campaign: campaign) }
         } catch {
             throw DestinationStopped(error: error)
         }
@@ -99,17 +102,25 @@ extension ImportRun {
                 }
             }
             if kept.count < outbound.count {
-                (outbound, rows) = (kept.map { outbound[$0] }, kept.map { rows[$0] })
+                (outbound, rows, snapshots) = (kept.map { outbound[$0] }, kept.map { rows[$0] }, snapshots.map { s in kept.map { s[$0] } })
                 if outbound.isEmpty { return nil }
             }
         }
         if options.dryRun {
-            for (lead, k) in zip(outbound, rows) {
+            for (n, (lead, k)) in zip(outbound, rows).enumerated() {
                 batch[k].outcome = lead.alreadyThere ? .unchanged : lead.action == .update ? .updated : .created
                 if lead.alreadyThere { batch[k].reason = "already at the destination" }
                 if lead.action == .update || lead.alreadyThere { batch[k].remoteID = lead.remoteID }
+                if !lead.alreadyThere { batch[k].planned = PlannedRow(hash: lead.hash, fields: snapshots?[n]) }
             }
             return nil
+        }
+        if options.apply != nil {
+            let allowed = checkPlan(&batch, outbound: outbound, rows: rows, snapshots: snapshots, lane: lane)
+            if allowed.count < outbound.count {
+                (outbound, rows) = (allowed.map { outbound[$0] }, allowed.map { rows[$0] })
+                if outbound.isEmpty { return nil }
+            }
         }
         return Outgoing(leads: outbound, rows: rows)
     }

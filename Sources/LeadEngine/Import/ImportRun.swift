@@ -99,6 +99,8 @@ public final class ImportRun: @unchecked Sendable {
         var passedOver = false
         /// Its place in its batch, which each destination's copy keeps as rows drop out of it.
         var position = 0
+        /// In a dry run, its part in the plan at the destination being delivered to.
+        var planned: PlannedRow?
 
         /// The key the ledger knows a row by: its dedupe key, or for a lead without one (a name
         /// alone) where it came from. (Static, so that reading it does not copy the row.)

@@ -19,6 +19,8 @@ public struct RowResult: Sendable {
     public var outcome: Outcome
     public var remoteID: String?
     public var reason: String?
+    /// In a dry run, for a row that would be created or updated: its part in the plan.
+    public var planned: PlannedRow?
 }
 
 public struct BatchResult: Sendable {
@@ -91,6 +93,9 @@ public struct ImportOptions: @unchecked Sendable {
     public var region: String?
     public var dateOrder: DateOrder?
     public var dryRun = false
+    /// A plan to carry out (`leadport apply`): only the rows it has, as they were when it was
+    /// made, are written.
+    public var apply: PlanCheck?
     /// Whether the rows are counted as the run starts, for `run_started`'s `total` and the
     /// progress bar: a pass over the input on a thread of its own, saved when no one is shown
     /// them (`--progress none`; `total` is then 0).

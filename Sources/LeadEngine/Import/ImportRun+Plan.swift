@@ -1,0 +1,102 @@
+import LeadConnectors
+import LeadCore
+import LeadStore
+
+/// One row's part in a plan at one destination (`import --dry-run`, `--plan FILE`, `leadport
+/// apply`): the hash of what would be sent, and its fields as the destination holds them and
+/// as they would be written (nil: the destination cannot read what it holds).
+public final class PlannedRow: Sendable {
+    public let hash: String
+    public let fields: FieldSnapshot?
+
+    public init(hash: String, fields: FieldSnapshot?) { (self.hash, self.fields) = (hash, fields) }
+}
+
+/// A plan to carry out (`leadport apply`): each row's planned part, by destination and source
+/// row. A row the plan does not have, or whose lead changed in the file, or whose record changed
+/// at the destination since, is refused, each with its reason.
+public struct PlanCheck: Sendable {
+    public struct Key: Hashable, Sendable {
+        public var destination: String
+        public var file: String
+        public var sheet: String
+        public var row: Int
+
+        public init(destination: String, file: String, sheet: String?, row: Int) {
+            (self.destination, self.file, self.sheet, self.row) = (destination, file, sheet ?? "", row)
+        }
+    }
+
+    public var rows: [Key: PlannedRow]
+
+    public init(rows: [Key: PlannedRow]) { self.rows = rows }
+
+    static let notPlanned = "not in the plan (it was unchanged, skipped or rejected when the plan was made, or the file changed since): make a new plan"
+    static let changedInFile = "changed in the file since the plan was made: make a new plan"
+
+    /// Why the row must not be written as planned, if it must not: `now` is what the
+    /// destination holds of it now.
+    static func conflict(_ planned: PlannedRow, now: FieldSnapshot?, destination: String) -> String? {
+        guard let then = planned.fields, let now else { return nil }
+        switch (then.before, now.before) {
+        case (nil, nil): return nil
+        case (nil, _?): return "\(destination) has had a record of this lead since the plan was made (it was to be created): make a new plan"
+        case (_?, nil): return "the record at \(destination) is gone since the plan was made: make a new plan"
+        case (let old?, let new?):
+            let fields = Set(old.keys).union(new.keys).union(then.after.keys).sorted()
+            guard let field = fields.first(where: { old[$0] != new[$0] }) else { return nil }
+            func shown(_ value: String?) -> String { value.map { "\"\($0)\"" } ?? "empty" }
+            return "changed at \(destination) since the plan was made: \(field) was \(shown(old[field])), now \(shown(new[field])); make a new plan"
+        }
+    }
+}
+
+extension ImportRun {
+    /// Whether each destination's fields are read for a plan: in a dry run, and when applying one.
+    var plans: Bool { options.dryRun || options.apply != nil }
+
+    /// Applying a plan: refuses the leads (`outbound[n]`, from batch row `rows[n]`) the plan
+    /// does not allow, and returns the indices of those it does. `snapshots` are the leads'
+    /// fields as the destination holds them now.
+    func checkPlan(_ batch: inout [Pending], outbound: [OutboundLead], rows: [Int], snapshots: [FieldSnapshot]?, lane: Lane) -> [Int] {
+        guard let check = options.apply else { return Array(rows.indices) }
+        var allowed: [Int] = []
+        for (n, k) in rows.enumerated() {
+            let source = batch[k].lead.source
+            guard let planned = check.rows[PlanCheck.Key(destination: lane.name, file: source.file, sheet: source.sheet, row: source.row)] else {
+                (batch[k].outcome, batch[k].reason) = (.skipped, PlanCheck.notPlanned)
+                continue
+            }
+            guard planned.hash == outbound[n].hash else {
+                (batch[k].outcome, batch[k].reason) = (.skipped, PlanCheck.changedInFile)
+                continue
+            }
+            if let reason = PlanCheck.conflict(planned, now: snapshots?[n], destination: lane.name) {
+                (batch[k].outcome, batch[k].reason, batch[k].stage) = (.rejected, reason, .destination)
+                continue
+            }
+            allowed.append(n)
+        }
+        return allowed
+    }
+
+    /// The embedded database's part in a plan: the batch's `rows` as the destinations of FLYR's
+    /// tables see them (a lead the ledger knows is an update of its rows), and their fields,
+    /// read from the database.
+    func embeddedSnapshots(_ batch: [Pending], rows: [Int], known: [String: LeadStore.LedgerEntry], lane: Lane, store: LeadStore,
+                           target: Mapping.Target) throws -> (leads: [OutboundLead], snapshots: [FieldSnapshot]) {
+        var leads: [OutboundLead] = []
+        for k in rows {
+            let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
+            let entry = known[key]
+            var lead = OutboundLead(key: key, hash: batch[k].hash, lead: batch[k].lead,
+                                    contact: target != .campaignAddresses ? batch[k].contact : nil,
+                                    address: target != .contacts && lane.campaign != nil ? batch[k].address : nil,
+                                    action: entry == nil ? .create : .update, remoteID: entry?.remoteID)
+            (lead.createsContact, lead.createsAddress) = (lead.contact != nil, lead.address != nil)
+            leads.append(lead)
+        }
+        let snapshots = try FlyrPlan.snapshots(leads, policy: lane.policy) { table, columns, ids in try store.rows(table, columns: columns, ids: ids) }
+        return (leads, snapshots)
+    }
+}

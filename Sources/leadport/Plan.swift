@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import HTTPKit
+import LeadEngine
+
+/// The field-level plan of a dry run (issue 13 item 10): on stdout for people, or with
+/// `--plan FILE.json` as JSON for `leadport apply` and a CSV beside it (one line per field).
+/// Written row by row as the run settles them, so a plan of a long list takes no more memory
+/// than the run.
+final class PlanWriter: @unchecked Sendable {
+    /// Format of the JSON file, checked by `apply`.
+    static let version = 1
+
+    private let json: FileHandle?
+    private let csv: CSVWriter?
+    private var rowsWritten = 0
+    private let toStdout: Bool
+
+    /// `path` nil: the plan goes to stdout. `arguments` are the import's own, to run it again
+    /// with; the plan file is readable by its owner only, since those name the destinations.
+    init(path: String?, arguments: [String]) throws {
+        toStdout = path == nil
+        guard let path else {
+            (json, csv) = (nil, nil)
+            return
+        }
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]), let handle = FileHandle(forWritingAtPath: path) else {
+            throw ValidationError("cannot write the plan to \(path)")
+        }
+        json = handle
+        csv = try CSVWriter(path: Self.csvPath(path))
+        try csv?.write(["file", "sheet", "row", "destination", "action", "remote_id", "field", "old", "new"])
+        var head = JSONObject()
+        head.set("leadport_plan", Self.version)
+        head.set("made_at", ISO8601DateFormatter().string(from: Date()))
+        head.set("directory", FileManager.default.currentDirectoryPath)
+        head.set("arguments", json: JSONText.array(arguments))
+        var text = head.text
+        text.removeLast()
+        write(text + ",\"rows\":[\n")
+    }
+
+    /// `plan.json` → `plan.csv`; any other name gets `.csv` added.
+    static func csvPath(_ path: String) -> String {
+        path.lowercased().hasSuffix(".json") ? String(path.dropLast(5)) + ".csv" : path + ".csv"
+    }
+
+    private func write(_ text: String) { json?.write(Data(text.utf8)) }
+
+    func handle(_ event: ProgressEvent) throws {
+        switch event {
+        case .row(let r):
+            guard let planned = r.planned else { return }
+            let action = r.outcome == .updated ? "update" : "create"
+            if toStdout { try show(r, planned, action: action) } else { try record(r, planned, action: action) }
+        case .runFinished(let s):
+            guard json != nil else { return }
+            var counts = JSONObject()
+            for outcome in Outcome.allCases { counts.set(outcome.rawValue, s.counts[outcome] ?? 0) }
+            write("\n],\"counts\":" + counts.text + "}\n")
+            try json?.close()
+            try csv?.close()
+        default: return
+        }
+    }
+
+    private static func quoted(_ value: String?) -> String { value.map { "\"\($0)\"" } ?? "(empty)" }
+
+    /// For people: each row created or updated, then each field that changes, old → new.
+    private func show(_ r: RowResult, _ planned: PlannedRow, action: String) throws {
+        let place = r.location.sheet.map { "\(r.location.file) [\($0)]" } ?? r.location.file
+        var text = "row \(r.location.row) of \(place) → \(r.destination): \(action)" + (r.remoteID.map { $0.isEmpty ? "" : " \($0)" } ?? "")
+        guard let fields = planned.fields else {
+            try StandardOutput.shared.write(KnownSecrets.redact(text + " (this destination cannot show its fields)\n"))
+            return
+        }
+        let changed = fields.changed
+        if changed.isEmpty { text += " (no field changes)" }
+        text += "\n"
+        for field in changed {
+            text += fields.before == nil ? "    \(field): \(Self.quoted(fields.after[field]))\n"
+                                         : "    \(field): \(Self.quoted(fields.before?[field])) → \(Self.quoted(fields.after[field]))\n"
+        }
+        try StandardOutput.shared.write(KnownSecrets.redact(text))
+    }
+
+    /// For `apply`: the row, what it would send (hash) and its fields then.
+    private func record(_ r: RowResult, _ planned: PlannedRow, action: String) throws {
+        var o = JSONObject()
+        o.set("file", r.location.file)
+        o.set("sheet", r.location.sheet)
+        o.set("row", r.location.row)
+        o.set("destination", r.destination)
+        o.set("action", action)
+        if let id = r.remoteID, !id.isEmpty { o.set("remote_id", id) }
+        o.set("hash", planned.hash)
+        if let fields = planned.fields {
+            o.set("before", json: fields.before.map(Self.object) ?? "null")
+            o.set("after", json: Self.object(fields.after))
+            for field in fields.changed {
+                try csv?.write([r.location.file, r.location.sheet ?? "", String(r.location.row), r.destination, action, r.remoteID ?? "", field,
+                                fields.before?[field] ?? "", fields.after[field] ?? ""])
+            }
+            o.set("changes", json: Self.changes(fields))
+        }
+        write((rowsWritten == 0 ? "" : ",\n") + o.text)
+        rowsWritten += 1
+    }
+
+    /// `{"FIELD": {"old": …, "new": …}, …}` for each field that would change (old null: none).
+    static func changes(_ fields: FieldSnapshot) -> String {
+        var changes = JSONObject()
+        for field in fields.changed {
+            var change = JSONObject()
+            change.set("old", fields.before?[field])
+            change.set("new", fields.after[field])
+            changes.set(field, json: change.text)
+        }
+        return changes.text
+    }
+
+    private static func object(_ values: [String: String]) -> String {
+        var o = JSONObject()
+        for key in values.keys.sorted() { o.set(key, values[key]) }
+        return o.text
+    }
+}
+
+/// A plan file read back (`leadport apply`).
+struct PlanFile {
+    var directory: String
+    var arguments: [String]
+    var check: PlanCheck
+
+    init(path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read the plan \(path)") }
+        guard let top = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw ValidationError("\(path) is not a plan: it is not JSON (make one with leadport import … --plan FILE.json)")
+        }
+        guard let version = top["leadport_plan"] as? Int else { throw ValidationError("\(path) is not a LeadPort plan (no \"leadport_plan\" key)") }
+        guard version == PlanWriter.version else { throw ValidationError("\(path) is a plan of format \(version); this leadport reads format \(PlanWriter.version)") }
+        guard let directory = top["directory"] as? String, let arguments = top["arguments"] as? [String], let rows = top["rows"] as? [[String: Any]] else {
+            throw ValidationError("\(path) is an incomplete plan (no directory, arguments or rows); was it cut short?")
+        }
+        (self.directory, self.arguments) = (directory, arguments)
+        var planned: [PlanCheck.Key: PlannedRow] = [:]
+        for (n, row) in rows.enumerated() {
+            guard let file = row["file"] as? String, let number = row["row"] as? Int, let destination = row["destination"] as? String, let hash = row["hash"] as? String else {
+                throw ValidationError("\(path): plan row \(n + 1) lacks its file, row, destination or hash")
+            }
+            var fields: FieldSnapshot?
+            if let after = row["after"] as? [String: String] {
+                fields = FieldSnapshot(before: row["before"] as? [String: String], after: after)
+            }
+            planned[PlanCheck.Key(destination: destination, file: file, sheet: row["sheet"] as? String, row: number)] = PlannedRow(hash: hash, fields: fields)
+        }
+        check = PlanCheck(rows: planned)
+    }
+}
