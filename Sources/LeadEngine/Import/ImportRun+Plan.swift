@@ -68,11 +68,11 @@ extension ImportRun {
                 continue
             }
             guard planned.hash == outbound[n].hash else {
-                (batch[k].outcome, batch[k].reason) = (.skipped, PlanCheck.changedInFile)
+                (batch[k].outcome, batch[k].reason, batch[k].stage) = (.rejected, PlanCheck.changedInFile, .plan)
                 continue
             }
             if let reason = PlanCheck.conflict(planned, now: snapshots?[n], destination: lane.name) {
-                (batch[k].outcome, batch[k].reason, batch[k].stage) = (.rejected, reason, .destination)
+                (batch[k].outcome, batch[k].reason, batch[k].stage) = (.rejected, reason, .plan)
                 continue
             }
             allowed.append(n)

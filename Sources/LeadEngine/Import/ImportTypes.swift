@@ -36,9 +36,10 @@ public struct BatchResult: Sendable {
 }
 
 /// Where in the pipeline a row was turned away: reading it, its rules and required fields,
-/// the in-file dedupe, or the destination.
+/// the in-file dedupe, the destination, or (`leadport apply`) the plan, when the row changed
+/// since it was made.
 public enum RejectStage: String, Sendable {
-    case read, normalize, dedupe, destination
+    case read, normalize, dedupe, destination, plan
 }
 
 public struct RunSummary: Sendable {
