@@ -65,19 +65,25 @@ enum FlyrPayload {
 /// `prepare` for the destinations that hold FLYR's tables (PostgreSQL and Supabase): new leads
 /// get ids fixed by the destination, the campaign and their key, and leads whose rows the
 /// campaign already has (put there by the FLYR app, another machine's import, or a run killed
-/// before it recorded what it had sent) take those rows' ids instead of new ones.
+/// before it recorded what it had sent) take those rows' ids instead of new ones. A lead all
+/// of whose rows are there is an update of them when they hold other values than it would
+/// write (under the field policies), and is left alone when they hold the same.
 final class FlyrPlanner {
+    typealias Read = (_ table: String, _ columns: [String], _ ids: [String]) throws -> [String: [String: String]]
     private let ledgerName: String
     private let load: (String) throws -> FlyrIndex
+    private let read: Read
     private var index: (campaign: String, rows: FlyrIndex)?
 
-    /// `load` reads a campaign's rows, once per campaign and only when a batch has new leads.
-    init(ledgerName: String, load: @escaping (String) throws -> FlyrIndex) {
+    /// `load` reads a campaign's rows, once per campaign and only when a batch has new leads;
+    /// `read` the values of rows found there.
+    init(ledgerName: String, load: @escaping (String) throws -> FlyrIndex, read: @escaping Read) {
         self.ledgerName = ledgerName
         self.load = load
+        self.read = read
     }
 
-    func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+    func prepare(_ leads: inout [OutboundLead], campaign: String?, policy: DestinationPolicy) throws {
         guard leads.contains(where: { $0.action == .create }) else { return }
         var known = FlyrIndex()
         if let campaign {
@@ -107,6 +113,19 @@ final class FlyrPlanner {
             leads[k].alreadyThere = !leads[k].createsAddress && !leads[k].createsContact
             // A contact (or, for addresses alone, an address) already in the campaign: create_only skips it.
             leads[k].found = leads[k].contact != nil ? !leads[k].createsContact : leads[k].address != nil && !leads[k].createsAddress
+        }
+        // Rows found whole: an update where they differ from what the lead would write.
+        let found = leads.indices.filter { leads[$0].action == .create && leads[$0].alreadyThere }
+        guard !found.isEmpty else { return }
+        var updates = found.map { k in
+            var lead = leads[k]
+            lead.action = .update
+            return lead
+        }
+        let snapshots = try FlyrPlan.snapshots(updates, policy: policy, read: read)
+        for (n, k) in found.enumerated() where !snapshots[n].changed.isEmpty {
+            updates[n].alreadyThere = false
+            leads[k] = updates[n]
         }
     }
 }

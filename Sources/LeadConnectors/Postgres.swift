@@ -225,7 +225,8 @@ public final class PostgresDestination: Destination {
     private let clock: any HTTPClock
     /// Set by `configure`, before the rows.
     private var policy = DestinationPolicy()
-    private lazy var planner = FlyrPlanner(ledgerName: ledgerName) { [unowned self] campaign in try self.index(campaign: campaign) }
+    private lazy var planner = FlyrPlanner(ledgerName: ledgerName, load: { [unowned self] campaign in try self.index(campaign: campaign) },
+                                           read: { [unowned self] table, columns, ids in try self.currentRows(table, columns, ids: ids) })
     /// The next `seq` per campaign, read once and counted on (gaps after a failed batch are harmless).
     private var nextSeq: [String: Int] = [:]
 
@@ -282,24 +283,27 @@ public final class PostgresDestination: Destination {
     }
 
     public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
-        try fatal { try planner.prepare(&leads, campaign: campaign) }
+        try fatal { try planner.prepare(&leads, campaign: campaign, policy: policy) }
     }
 
     /// For a plan: the changed leads' rows as read, and what would be written over them.
     public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
-        try connectionLock.withLock { try fatal {
-            try FlyrPlan.snapshots(leads, policy: policy) { table, columns, ids in
-                var found: [String: [String: String]] = [:]
-                let list = "{" + ids.joined(separator: ",") + "}"
-                for row in try connection.execute("SELECT id::text, " + columns.joined(separator: ", ") + " FROM \(table) WHERE id = ANY($1::uuid[])", [list]) {
-                    guard let id = row[0] else { continue }
-                    var values: [String: String] = [:]
-                    for (k, column) in columns.enumerated() { if let value = row[k + 1] { values[column] = value } }
-                    found[id] = values
-                }
-                return found
-            }
-        } }
+        try fatal { try FlyrPlan.snapshots(leads, policy: policy, read: currentRows) }
+    }
+
+    /// `columns` of the rows of `table` with these ids, by id.
+    private func currentRows(_ table: String, _ columns: [String], ids: [String]) throws -> [String: [String: String]] {
+        connectionLock.lock()
+        defer { connectionLock.unlock() }
+        var found: [String: [String: String]] = [:]
+        let list = "{" + ids.joined(separator: ",") + "}"
+        for row in try connection.execute("SELECT id::text, " + columns.joined(separator: ", ") + " FROM \(table) WHERE id = ANY($1::uuid[])", [list]) {
+            guard let id = row[0] else { continue }
+            var values: [String: String] = [:]
+            for (k, column) in columns.enumerated() { if let value = row[k + 1] { values[column] = value } }
+            found[id] = values
+        }
+        return found
     }
 
     private func index(campaign: String) throws -> FlyrIndex {

@@ -90,7 +90,7 @@ extension SupabaseDestination {
     }
 
     /// `columns` of the rows of `table` with these ids, by id.
-    private func currentRows(_ table: String, _ columns: [String], ids: [String]) throws -> [String: [String: String]] {
+    func currentRows(_ table: String, _ columns: [String], ids: [String]) throws -> [String: [String: String]] {
         var found: [String: [String: String]] = [:]
         var start = 0
         while start < ids.count {

@@ -81,7 +81,8 @@ public final class SupabaseDestination: Destination {
     public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String { FlyrPayload.hasher }
     private let client: HTTPClient
     private let rest: URL
-    private lazy var planner = FlyrPlanner(ledgerName: ledgerName) { [unowned self] campaign in try self.index(campaign: campaign) }
+    private lazy var planner = FlyrPlanner(ledgerName: ledgerName, load: { [unowned self] campaign in try self.index(campaign: campaign) },
+                                           read: { [unowned self] table, columns, ids in try self.currentRows(table, columns, ids: ids) })
     private var nextSeq: [String: Int] = [:]
     /// Set by `configure`, before the rows.
     var policy = DestinationPolicy()
@@ -196,7 +197,7 @@ public final class SupabaseDestination: Destination {
     }
 
     public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
-        try fatal { try planner.prepare(&leads, campaign: campaign) }
+        try fatal { try planner.prepare(&leads, campaign: campaign, policy: policy) }
     }
 
     /// The campaign's rows, a page of 1,000 at a time (PostgREST's usual `max_rows`).

@@ -53,3 +53,46 @@ extension SupabaseDestinationTests {
         try FlyrPolicyCheck.check(db, t, to: "supabase", section: "supabase", environment: try serviceRole)
     }
 }
+
+/// Rows the FLYR app made (ids of its own, not in LeadPort's ledger) that a lead is found to be
+/// by its address and email: updated in place where they differ, never added again.
+enum FlyrFoundCheck {
+    static func check(_ db: TestPostgres, _ t: RemoteImport, to destination: String, environment: [String: String] = [:]) throws {
+        let user = TestPostgres.user
+        let campaign = try #require(try db.connection.execute("""
+            INSERT INTO campaigns (owner_id, name, type, address_source, status) VALUES ($1::uuid, 'App farm', 'flyer', 'map', 'draft') RETURNING id
+            """, [user]).first?.first ?? nil)
+        let address = try #require(try db.connection.execute("""
+            INSERT INTO campaign_addresses (campaign_id, address, house_number, street_name, postal_code, source) VALUES ($1::uuid, '1 Main St', '1', 'MAIN ST', '02134', 'map') RETURNING id
+            """, [campaign]).first?.first ?? nil)
+        let contact = try #require(try db.connection.execute("""
+            INSERT INTO contacts (user_id, full_name, email, campaign_id, address_id) VALUES ($1::uuid, 'Person 1 Lee', 'person1@example.com', $2::uuid, $3::uuid) RETURNING id
+            """, [user, campaign, address]).first?.first ?? nil)
+        let run = try t.run(try t.list("leads.csv", count: 1), to: destination, campaign: campaign, environment: environment)
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(run.outcomes[2]?[0] == "updated", "\(run.outcomes)")
+        #expect(run.outcomes[2]?[2] == "\(contact)|a:\(address)")
+        #expect(try db.int("SELECT count(*) FROM contacts") == 1)
+        #expect(try db.int("SELECT count(*) FROM campaign_addresses") == 1)
+        #expect(try db.int("SELECT count(*) FROM contacts WHERE id = $1::uuid AND phone = '+16175550001'", [contact]) == 1)
+        // Run again with no ledger of it: the rows hold what the lead would write, so nothing is.
+        let again = try t.run(try t.list("leads.csv", count: 1), to: destination, campaign: campaign, environment: environment, ledger: "other.db")
+        #expect(again.outcomes[2]?[0] == "unchanged" && again.outcomes[2]?[1] == "already at the destination", "\(again.outcomes)")
+    }
+}
+
+extension PostgresDestinationTests {
+    @Test func rowsTheAppMadeAreUpdatedWhereTheyDiffer() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        try FlyrFoundCheck.check(db, t, to: db.url)
+    }
+}
+
+extension SupabaseDestinationTests {
+    @Test func rowsTheAppMadeAreUpdatedWhereTheyDiffer() throws {
+        defer { t.remove() }
+        try FlyrFoundCheck.check(db, t, to: "supabase", environment: try serviceRole)
+    }
+}
