@@ -120,8 +120,10 @@ public enum DestinationRegistry {
                                },
                                open: { target, settings, connection in
                                    let url = URL(string: String(target.value.dropFirst("webhook:".count)))!
-                                   // A catch hook's URL is its credential.
-                                   KnownSecrets.add([url.absoluteString])
+                                   // A catch hook's URL is its credential, unless all of it is shown anyway
+                                   // (`http://127.0.0.1:8080/hook`): then it hides nothing, and redacting it
+                                   // would make the destination's own name `webhook:[redacted]`.
+                                   if WebhookDestination.hidesPart(of: url) { KnownSecrets.add([url.absoluteString]) }
                                    return WebhookDestination(url: url, secret: settings["LEADPORT_WEBHOOK_SECRET"],
                                                              client: connection.client(Webhook.capabilities, auth: nil), timeout: connection.timeout)
                                })

@@ -19,6 +19,13 @@ public final class WebhookDestination: Destination {
         webhook = Webhook(url: url, secret: secret, client: client, timeout: timeout)
     }
 
+    /// Whether `shown` leaves out part of the URL (a path or query past its first part).
+    static func hidesPart(of url: URL) -> Bool {
+        var whole = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        (whole.user, whole.password) = (nil, nil)
+        return shown(url) != whole.string
+    }
+
     /// The URL as reports show it: a catch hook's path and query are its secret
     /// (`https://hooks.zapier.com/hooks/catch/123/abc/`), so only the host and the path's
     /// first part are shown (`https://hooks.zapier.com/hooks/…`).

@@ -49,6 +49,19 @@ import Testing
         #expect(!keys.contains(((all[12]["headers"] as? [String: String])?["Idempotency-Key"]) ?? ""))
     }
 
+    /// A hook whose URL is shown whole (nothing in it is a secret) is named by it in the events
+    /// and the report, not `webhook:[redacted]`.
+    @Test func aHookWithoutASecretPathIsNamedInFull() throws {
+        defer { t.remove() }
+        let hook = "webhook:" + server.url("/hook").absoluteString
+        let run = try t.run(try t.list("leads.csv", count: 2), to: hook)
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        let report = try String(contentsOf: t.dir.appendingPathComponent(try #require(try FileManager.default.contentsOfDirectory(atPath: t.dir.path).first { $0.hasPrefix("report-") })), encoding: .utf8)
+        #expect(report.contains(",\(hook),created,"), "\(report)")
+        #expect(run.result.stderr.contains("\"destination\":\"\(hook)\""), "\(run.result.stderr)")
+        #expect(!run.result.stderr.contains("[redacted]"))
+    }
+
     /// Issue 13 item 5: a hook that refuses LeadPort's signature stops the run with one message
     /// after one request; the rows stay unsent for the next run (exit 1), not rejected one by one.
     @Test func aWrongSignatureStopsTheRunAndLeavesTheRowsForTheNext() throws {
