@@ -17,9 +17,15 @@ public struct DestinationCapabilities: Sendable, Equatable {
     /// Whether a batch can be an upsert (sent twice, it changes nothing): only then is a batch
     /// whose answer was lost sent again.
     public var upserts: Bool
+    /// Whether its writes go into the ledger's own transaction (the embedded database, which
+    /// holds the ledger): it is then sent each batch on the thread that records, just before
+    /// the answers are recorded, and the two are committed together — a run killed between
+    /// them loses both, so nothing needs sending twice. A failure of such a write fails the run.
+    public var writesWithLedger: Bool
 
-    public init(largestBatch: Int, remoteDedupeKeys: [String] = [], requests: Int, per: Double, upserts: Bool) {
+    public init(largestBatch: Int, remoteDedupeKeys: [String] = [], requests: Int, per: Double, upserts: Bool, writesWithLedger: Bool = false) {
         (self.largestBatch, self.remoteDedupeKeys, self.requests, self.per, self.upserts) = (max(1, largestBatch), remoteDedupeKeys, requests, per, upserts)
+        self.writesWithLedger = writesWithLedger
     }
 }
 
@@ -128,8 +134,9 @@ final class LeadBox: @unchecked Sendable {
     init(_ lead: Lead) { self.lead = lead }
 }
 
-/// Where an import is delivered, other than the embedded database (which writes its ledger in
-/// the same transaction as its rows, and so takes its own path through the engine).
+/// Where an import is delivered: the embedded database (`EmbeddedDestination`, whose rows are
+/// written in the ledger's own transaction: `writesWithLedger`) and every remote destination
+/// alike.
 ///
 /// The engine gives each batch to `prepare` (reads only: ids for new leads, and leads found to
 /// be there already), records nothing until `send` answers, and then records the answers in

@@ -101,8 +101,9 @@ extension ImportRun {
         enum Part: Sendable {
             /// Every row's outcome is settled (a dry run, or nothing to send).
             case done([Pending])
-            /// For the embedded database, written by the recording thread.
-            case write([Pending])
+            /// For a destination written in the ledger's transaction (the embedded database):
+            /// sent by the recording thread, then recorded (nil: nothing to send).
+            case write([Pending], Outgoing?)
             /// Being sent by the destination's sending thread; its answer comes through `answer`.
             case sending([Pending], Outgoing, Answer)
         }
@@ -144,7 +145,7 @@ extension ImportRun {
             export = try run.options.exportPath.map { try openTableWriter(path: $0) }
             try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
             var senders: [Sender] = []
-            for lane in run.lanes where lane.remote != nil && !run.options.dryRun {
+            for lane in run.lanes where !lane.writesWithLedger && !run.options.dryRun {
                 let queue = BlockingQueue<(Outgoing, Answer)?>(capacity: ImportRun.queuedBatches)
                 let thread = WorkerThread(name: "leadport-send") { [run, failure] in
                     while let (outgoing, answer) = queue.take() {
@@ -232,16 +233,18 @@ extension ImportRun {
             if lane.index > 0 {
                 for k in batch.indices where batch[k].otherHashes.count >= lane.index { batch[k].hash = batch[k].otherHashes[lane.index - 1] }
             }
-            guard lane.remote != nil else { return .write(batch) }
             // A destination that stopped gets nothing more: its rows to send stay pending.
             if lane.stopped != nil { return .done(batch.filter { $0.outcome != nil }) }
             let outgoing: Outgoing?
             do {
                 outgoing = try run.stage(&batch, for: lane, store: store, target: target)
             } catch let stopped as DestinationStopped {
+                // The embedded database failing is the run failing: it holds the ledger.
+                if lane.writesWithLedger { throw stopped.error }
                 Self.stop(lane, stopped.error, run: run, failure: failure)
                 return .done(batch.filter { $0.outcome != nil })
             }
+            if lane.writesWithLedger { return .write(batch, outgoing) }
             guard let outgoing, let sender = senders.first(where: { $0.lane === lane }) else { return .done(batch) }
             let answer = Answer()
             sender.queue.put((outgoing, answer))
@@ -268,8 +271,12 @@ extension ImportRun {
                     var batch: [Pending]
                     switch consume part {
                     case .done(let b): batch = b
-                    case .write(var b):
-                        written += try run.deliver(&b, lane: lane, store: store, target: target, runID: runID)
+                    case .write(var b, let outgoing):
+                        if let outgoing {
+                            let transmitted = try run.writeWithLedger(outgoing, to: lane)
+                            try run.record(outgoing, transmitted, batch: &b, lane: lane, store: store, runID: runID)
+                            written += transmitted.answers.count { $0 != nil }
+                        }
                         batch = b
                     case .sending(var b, let outgoing, let answer):
                         let transmitted = answer.wait()
@@ -377,7 +384,7 @@ extension ImportRun {
         /// Commits the store's open transaction, then counts and reports each row settled
         /// since the last commit.
         private func commitSettled() throws {
-            let embedded = run.lanes.first { $0.remote == nil }
+            let embedded = run.lanes.first { $0.writesWithLedger }
             do {
                 try store.commit()
             } catch {

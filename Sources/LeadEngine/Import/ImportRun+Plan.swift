@@ -79,24 +79,4 @@ extension ImportRun {
         }
         return allowed
     }
-
-    /// The embedded database's part in a plan: the batch's `rows` as the destinations of FLYR's
-    /// tables see them (a lead the ledger knows is an update of its rows), and their fields,
-    /// read from the database.
-    func embeddedSnapshots(_ batch: [Pending], rows: [Int], known: [String: LeadStore.LedgerEntry], lane: Lane, store: LeadStore,
-                           target: Mapping.Target) throws -> (leads: [OutboundLead], snapshots: [FieldSnapshot]) {
-        var leads: [OutboundLead] = []
-        for k in rows {
-            let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
-            let entry = known[key]
-            var lead = OutboundLead(key: key, hash: batch[k].hash, lead: batch[k].lead,
-                                    contact: target != .campaignAddresses ? batch[k].contact : nil,
-                                    address: target != .contacts && lane.campaign != nil ? batch[k].address : nil,
-                                    action: entry == nil ? .create : .update, remoteID: entry?.remoteID)
-            (lead.createsContact, lead.createsAddress) = (lead.contact != nil, lead.address != nil)
-            leads.append(lead)
-        }
-        let snapshots = try FlyrPlan.snapshots(leads, policy: lane.policy) { table, columns, ids in try store.rows(table, columns: columns, ids: ids) }
-        return (leads, snapshots)
-    }
 }

@@ -16,13 +16,4 @@ extension ImportRun {
         case .updateOnly: return atDestination ? nil : updateOnlyReason
         }
     }
-
-    /// The embedded database takes every mode and field policy (`append` as `fill_blank`: its
-    /// columns hold one value each) and no option.
-    static func checkEmbedded(_ policy: DestinationPolicy) throws {
-        for name in policy.options.keys.sorted() {
-            throw DestinationError(destination: "sqlite", message: "the mapping's destinations.sqlite has an unknown key \"\(name)\"; expected one of: mode, update",
-                                   disposition: .usage)
-        }
-    }
 }

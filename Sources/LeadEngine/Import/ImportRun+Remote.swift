@@ -4,8 +4,9 @@ import LeadCore
 import LeadNormalize
 import LeadStore
 
-/// Delivery to a destination other than the embedded database, in three stages: staged on the
-/// delivery thread, sent on the sending thread, recorded on the recording thread.
+/// Delivery to a destination, in three stages: staged on the delivery thread, sent on its
+/// sending thread (or, written with the ledger, on the recording thread), recorded on the
+/// recording thread.
 extension ImportRun {
     /// From the delivery thread to the sending one: a batch deduped and prepared, with what is
     /// to go to the remote destination (nil: nothing).
@@ -54,7 +55,7 @@ extension ImportRun {
     /// and the rest prepared by the destination. In a dry run that is all (and nil is returned);
     /// otherwise what is to be sent.
     func stage(_ batch: inout [Pending], for lane: Lane, store: LeadStore, target: Mapping.Target) throws -> Outgoing? {
-        guard let remote = lane.remote else { return nil }
+        let remote = lane.destination
         let campaign = lane.campaign
         let known = try knownLeads(batch, lane: lane, store: store)
         var outbound: [OutboundLead] = []
@@ -132,7 +133,7 @@ extension ImportRun {
     /// part way (lost, credentials refused), what it confirmed before is still returned, to be
     /// recorded: only the leads it never got are left for the next run.
     func transmit(_ outgoing: Outgoing, to lane: Lane) -> Transmitted {
-        guard let remote = lane.remote else { return Transmitted() }
+        let remote = lane.destination
         let outbound = outgoing.leads
         let sending = outbound.indices.filter { !outbound[$0].alreadyThere }
         let splitter = BatchSplitter(largestBatch: remote.capabilities.largestBatch)
@@ -156,6 +157,39 @@ extension ImportRun {
         for (n, k) in sending.enumerated() {
             sent.answers[k] = results[n]
             if unsent.contains(n) { sent.unsent.insert(k) }
+        }
+        return sent
+    }
+
+    /// What the ledger already holds for the batch's keys. When it held nothing for this
+    /// destination as the run began there is nothing to look up: the in-file dedupe already
+    /// keeps a key from coming twice within the run.
+    func knownLeads(_ batch: [Pending], lane: Lane, store: LeadStore) throws -> [String: LeadStore.LedgerEntry] {
+        if lane.ledgerWasEmpty { return [:] }
+        return try store.ledger(destination: lane.ledgerName, keys: batch.compactMap { $0.outcome == nil ? Pending.ledgerKey($0.key, $0.lead.source) : nil })
+    }
+
+    /// The second half for a destination written with the ledger (`writesWithLedger`), on the
+    /// recording thread: its writes go into the store's open transaction, and a failure of
+    /// them fails the run (the transaction, ledger and all, is rolled back).
+    func writeWithLedger(_ outgoing: Outgoing, to lane: Lane) throws -> Transmitted {
+        let sending = outgoing.leads.indices.filter { !outgoing.leads[$0].alreadyThere }
+        var sent = Transmitted(answers: [DeliveryResult?](repeating: nil, count: outgoing.leads.count))
+        var start = 0
+        while start < sending.count {
+            let chunk = sending[start..<min(start + lane.destination.capabilities.largestBatch, sending.count)]
+            let answer: BatchAnswer
+            do {
+                answer = try lane.destination.send(ArraySlice(chunk.map { outgoing.leads[$0] }), campaign: lane.campaign, user: lane.user)
+            } catch {
+                emit(.batch(BatchResult(destination: lane.name, size: chunk.count, status: "failed", attempt: 1, retryAfter: nil)))
+                throw error
+            }
+            guard case .rows(let results) = answer, results.count == chunk.count else {
+                preconditionFailure("\(lane.name) answered a batch with no row-by-row answer")
+            }
+            for (k, result) in zip(chunk, results) { sent.answers[k] = result }
+            start += chunk.count
         }
         return sent
     }

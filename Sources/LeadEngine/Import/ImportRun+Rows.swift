@@ -13,15 +13,13 @@ extension ImportRun {
         // The address lines are built once here and shared by both records.
         let delivery = lead.address.deliveryLine
         let formatted = lead.address.formatted(deliveryLine: delivery)
-        let contact = ContactRecord(fullName: lead.fullName ?? lead.company ?? lead.email ?? lead.phone ?? delivery ?? "(no name)",
-                                    phone: lead.phone ?? lead.mobile, email: lead.email, address: formatted, notes: lead.notes)
+        let contact = ContactRecord(lead, deliveryLine: delivery, formatted: formatted)
         let address = delivery.map { AddressRecord(lead.address, deliveryLine: $0, formatted: formatted) }
         let key = DedupeKey.make(lead, kinds: plan.mapping.dedupe)
         // What `stage` hands the destination: the contact unless only addresses are written, the
         // address when a campaign's addresses are.
         func hashed(_ lane: Lane) -> String {
-            lane.hasher.map { $0(lead, target != .campaignAddresses ? contact : nil, target != .contacts && lane.campaign != nil ? address : nil, lane.campaign) }
-                ?? ContentHash.of(lead, contact: contact, target: target)
+            lane.hasher(lead, target != .campaignAddresses ? contact : nil, target != .contacts && lane.campaign != nil ? address : nil, lane.campaign)
         }
         let hash = hashed(lanes[0])
         let otherHashes = lanes.dropFirst().map(hashed)
@@ -70,5 +68,18 @@ extension ImportRun {
             return (.normalize, "required \(field.rawValue) is empty (column \(named.joined(separator: ", ")))")
         }
         return nil
+    }
+}
+
+extension ContactRecord {
+    /// FLYR's contact for a lead: named by its name, else its company, email, phone or address.
+    init(_ lead: Lead, deliveryLine: String?, formatted: String?) {
+        self.init(fullName: lead.fullName ?? lead.company ?? lead.email ?? lead.phone ?? deliveryLine ?? "(no name)",
+                  phone: lead.phone ?? lead.mobile, email: lead.email, address: formatted, notes: lead.notes)
+    }
+
+    init(_ lead: Lead) {
+        let delivery = lead.address.deliveryLine
+        self.init(lead, deliveryLine: delivery, formatted: lead.address.formatted(deliveryLine: delivery))
     }
 }

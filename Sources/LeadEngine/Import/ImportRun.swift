@@ -17,19 +17,15 @@ public final class ImportRun: @unchecked Sendable {
     /// Every destination of the run: the embedded database first when it is one, then the
     /// others in the order of `--to`.
     let lanes: [Lane]
-    let recordIDs = RecordIDGenerator()
+    /// The embedded database, when it is a destination of the run (the first).
+    private let embedded: EmbeddedDestination?
 
     public init(options: ImportOptions, emit: @escaping (ProgressEvent) -> Void) {
         self.options = options
         self.emit = emit
-        var lanes: [Lane] = []
-        if options.embedded || options.remotes.isEmpty {
-            lanes.append(Lane(index: 0, name: "sqlite:" + options.databasePath, ledgerName: LeadStore.ownLedger, remote: nil))
-        }
-        for remote in options.remotes {
-            lanes.append(Lane(index: lanes.count, name: remote.name, ledgerName: remote.ledgerName, remote: remote))
-        }
-        self.lanes = lanes
+        embedded = options.embedded || options.remotes.isEmpty ? EmbeddedDestination(path: options.databasePath) : nil
+        let destinations: [any Destination] = [embedded].compactMap { $0 } + options.remotes
+        lanes = destinations.enumerated().map { Lane(index: $0.offset, destination: $0.element) }
     }
 
     /// One destination of a run, and what the run settles about it before the rows (its
@@ -40,11 +36,13 @@ public final class ImportRun: @unchecked Sendable {
         let name: String
         /// As the ledger knows it: for the embedded database, the same whatever path it is opened by.
         let ledgerName: String
-        /// nil: the embedded database.
-        let remote: (any Destination)?
-        /// The hash of what it is sent (nil: the embedded database's `ContentHash`). Read again
-        /// once the destination is configured, before the rows.
-        private(set) var hasher: (@Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String)?
+        let destination: any Destination
+        /// The hash of what it is sent. Read again once the destination is configured, before
+        /// the rows.
+        private(set) var hasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String
+        /// Whether it is written in the ledger's own transaction (the embedded database): on the
+        /// recording thread, with no sending thread of its own.
+        let writesWithLedger: Bool
         /// Set as the run starts, before the rows, and not changed after.
         var campaign: String?
         /// The mapping's mode and field policies for this destination.
@@ -54,9 +52,10 @@ public final class ImportRun: @unchecked Sendable {
         private let lock = NSLock()
         private var stoppedBy: (any Error)?
 
-        init(index: Int, name: String, ledgerName: String, remote: (any Destination)?) {
-            (self.index, self.name, self.ledgerName, self.remote) = (index, name, ledgerName, remote)
-            hasher = remote?.contentHasher
+        init(index: Int, destination: any Destination) {
+            (self.index, self.name, self.ledgerName, self.destination) = (index, destination.name, destination.ledgerName, destination)
+            hasher = destination.contentHasher
+            writesWithLedger = destination.capabilities.writesWithLedger
         }
 
         /// Why the destination stopped part way, if it did: nothing more is sent to it, and
@@ -67,14 +66,9 @@ public final class ImportRun: @unchecked Sendable {
         /// Gives the destination its part of `mapping` (`Destination.configure`), and takes its
         /// hasher again, since what it sends may have changed with its options.
         func configure(_ mapping: Mapping) throws {
-            guard let remote else {
-                policy = mapping.policy(for: "sqlite")
-                try ImportRun.checkEmbedded(policy)
-                return
-            }
-            policy = mapping.policy(for: remote.kind)
-            try remote.configure(policy)
-            hasher = remote.contentHasher
+            policy = mapping.policy(for: destination.kind)
+            try destination.configure(policy)
+            hasher = destination.contentHasher
         }
     }
 
@@ -128,13 +122,16 @@ public final class ImportRun: @unchecked Sendable {
         // building its lead, which is most of a rerun's work. Not when the processed sheet is
         // written, which needs every lead, nor for several destinations (a row is passed over
         // only when every one of them has it: not worth a second look-up per row).
-        let passing = lanes.count == 1 && lanes[0].remote != nil && options.exportPath == nil ? lanes[0] : nil
+        let passing = lanes.count == 1 && !lanes[0].writesWithLedger && options.exportPath == nil ? lanes[0] : nil
         // What the ledger knows by row hash, read in one pass while the run starts (see
         // `LeadStore.ledgerByRowHash`); for a ledger much larger than any list, batch by batch.
         let byRowHash = passing.flatMap { lane in lane.ledgerWasEmpty ? nil : Background(name: "leadport-ledger") { [store] in
             try store.ledgerByRowHash(destination: lane.ledgerName, limit: Self.ledgerPreloadLimit)
         } }
         let plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
+        // An auto-mapped list imported into a campaign fills its recipient addresses too.
+        let target: Mapping.Target = options.campaign != nil && options.mapping == nil ? .both : plans.first?.mapping.target ?? .contacts
+        embedded?.open(store, target: target, dryRun: options.dryRun)
         // Every file is read with the same mapping (or none): its policies hold for the run.
         let mapping = options.mapping ?? plans.first?.mapping ?? Mapping()
         for lane in lanes { try lane.configure(mapping) }
@@ -146,9 +143,7 @@ public final class ImportRun: @unchecked Sendable {
             return total
         }
 
-        // An auto-mapped list imported into a campaign fills its recipient addresses too.
-        let target: Mapping.Target = options.campaign != nil && options.mapping == nil ? .both : plans.first?.mapping.target ?? .contacts
-        try settleCampaigns(reference: options.campaign ?? plans.first?.mapping.defaults.campaign, target: target, store: store)
+        try settleCampaigns(reference: options.campaign ?? plans.first?.mapping.defaults.campaign, target: target)
 
         let failure = FirstFailure()
         let delivery = try Delivery(run: self, store: store, target: target, runID: runID, failure: failure)
@@ -267,7 +262,7 @@ public final class ImportRun: @unchecked Sendable {
     ///
     /// An id names a campaign that exists, whoever owns it: it is never created (a campaign
     /// named after an id would be a new, empty one). A name is created when missing.
-    private func settleCampaigns(reference: String?, target: Mapping.Target, store: LeadStore) throws {
+    private func settleCampaigns(reference: String?, target: Mapping.Target) throws {
         guard let reference else {
             if target == .campaignAddresses {
                 throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
@@ -276,17 +271,9 @@ public final class ImportRun: @unchecked Sendable {
             return
         }
         for lane in lanes {
-            let match: CampaignMatch?
-            if let remote = lane.remote {
-                // In a dry run a campaign still to be created has no id: nothing of it can be there yet.
-                match = try remote.campaign(reference, owner: options.user, create: !options.dryRun)
-                lane.campaign = match?.id
-            } else {
-                let found = try store.campaign(reference, owner: options.user, create: !options.dryRun)
-                if let found, !found.ambiguous.isEmpty { throw AmbiguousCampaign(name: reference, ids: found.ambiguous) }
-                match = found.map { CampaignMatch(id: $0.id, owner: $0.owner) }
-                lane.campaign = match?.id ?? (options.dryRun && !CampaignMatch.isID(reference) ? "(new campaign)" : nil)
-            }
+            // In a dry run a campaign still to be created has no id: nothing of it can be there yet.
+            let match = try lane.destination.campaign(reference, owner: options.user, create: !options.dryRun)
+            lane.campaign = match?.id
             if lane.campaign == nil, CampaignMatch.isID(reference) {
                 throw UnknownCampaign(id: reference, destination: lane.name)
             }

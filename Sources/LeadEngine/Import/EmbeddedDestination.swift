@@ -1,0 +1,105 @@
+import Foundation
+import LeadConnectors
+import LeadCore
+import LeadNormalize
+import LeadStore
+
+/// `--to sqlite:PATH`, the default: FLYR's tables in the SQLite file that also keeps the
+/// ledger, delivered on the same path as every other destination (staged, prepared, sent,
+/// recorded). Its one difference is declared in its capabilities (`writesWithLedger`): each
+/// batch's rows are written in the store's open transaction just before their ledger entries,
+/// on the recording thread, and committed with them, so a crash keeps both or neither. Its ids
+/// are new (UUID version 7) rather than fixed by the lead: nothing is ever sent twice to it.
+final class EmbeddedDestination: Destination {
+    let name: String
+    let ledgerName = LeadStore.ownLedger
+    /// A hand-off of rows is one write; there is no rate to keep to.
+    let capabilities = DestinationCapabilities(largestBatch: ImportRun.handOffRows, requests: 1_000_000, per: 1, upserts: false, writesWithLedger: true)
+    private let ids = RecordIDGenerator()
+    /// Set by `ImportRun` as the run starts, before `configure` and the rows.
+    private var store: LeadStore?
+    private var target = Mapping.Target.contacts
+    private var dryRun = false
+    private var policy = DestinationPolicy()
+
+    init(path: String) { name = "sqlite:" + path }
+
+    func open(_ store: LeadStore, target: Mapping.Target, dryRun: Bool) {
+        (self.store, self.target, self.dryRun) = (store, target, dryRun)
+    }
+
+    private var opened: LeadStore {
+        guard let store else { preconditionFailure("the embedded database was used before ImportRun opened it") }
+        return store
+    }
+
+    /// Every mode and field policy (`append` as `fill_blank`: its columns hold one value each);
+    /// no option.
+    func configure(_ policy: DestinationPolicy) throws {
+        try Self.refuseUnsupported(policy, destination: kind, fieldPolicies: Set(FieldPolicy.allCases), options: [])
+        self.policy = policy
+    }
+
+    /// The hash LeadPort has always kept for it (`ContentHash`, over the lead's contact whatever
+    /// the target), so ledgers written before destinations hashed what they send stay valid.
+    var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String {
+        { [target] lead, contact, _, _ in ContentHash.of(lead, contact: contact ?? ContactRecord(lead), target: target) }
+    }
+
+    func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? {
+        let found = try opened.campaign(reference, owner: owner, create: create && !dryRun)
+        if let found, !found.ambiguous.isEmpty { throw AmbiguousCampaign(name: reference, ids: found.ambiguous) }
+        // A dry run counts the addresses a new campaign would get, though it has no id yet.
+        if found == nil, dryRun, !CampaignMatch.isID(reference) { return CampaignMatch(id: "(new campaign)", owner: nil) }
+        return found.map { CampaignMatch(id: $0.id, owner: $0.owner) }
+    }
+
+    /// New leads get new ids. Nothing is looked up: the ledger is this database's own, so a lead
+    /// it does not know is not here.
+    func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+        for k in leads.indices where leads[k].action == .create {
+            if leads[k].address != nil {
+                leads[k].addressID = ids.next()
+                leads[k].createsAddress = true
+            }
+            if leads[k].contact != nil {
+                leads[k].contactID = ids.next()
+                leads[k].createsContact = true
+            }
+        }
+    }
+
+    /// Into the store's open transaction: the new rows together, a few dozen per statement
+    /// (addresses first, since contacts refer to them), and each changed lead's rows as the
+    /// mapping's field policies say.
+    func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+        try opened.write { tx in
+            var seq = try campaign.map { try tx.nextSeq(campaign: $0) } ?? 1
+            var newAddresses: [NewAddress] = []
+            var newContacts: [NewContact] = []
+            for lead in leads {
+                switch lead.action {
+                case .update:
+                    if let id = lead.contactID, let contact = lead.contact { try tx.updateContact(id: id, contact, policy: policy) }
+                    if let id = lead.addressID, let address = lead.address { try tx.updateAddress(id: id, address, policy: policy) }
+                case .create:
+                    if lead.createsAddress, let campaign, let id = lead.addressID, let address = lead.address {
+                        newAddresses.append(NewAddress(id: id, campaign: campaign, address: address, seq: seq))
+                        seq += 1
+                    }
+                    if lead.createsContact, let id = lead.contactID, let contact = lead.contact {
+                        newContacts.append(NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: lead.addressID))
+                    }
+                }
+            }
+            try tx.insertAddresses(newAddresses)
+            try tx.insertContacts(newContacts)
+        }
+        return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
+    }
+
+    /// For a plan: the changed leads' rows as read, and what would be written over them.
+    func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
+        try FlyrPlan.snapshots(leads, policy: policy) { table, columns, ids in try opened.rows(table, columns: columns, ids: ids) }
+    }
+}
