@@ -12,11 +12,11 @@ import Testing
 
     init() throws { server = try LocalServer(script: "servers/followupboss_double.py", arguments: ["--lifetime", "120"]) }
 
-    private func destination(_ policy: DestinationPolicy = DestinationPolicy(), tags: [String] = ["Door knock"]) throws -> FollowUpBossDestination {
+    private func destination(_ policy: DestinationPolicy = DestinationPolicy(), tags: [String] = ["Door knock"], customFields: [String: String] = [:]) throws -> FollowUpBossDestination {
         let config = try FollowUpBossConfig(environment: [
             "FUB_API_KEY": "fub-test-key", "FUB_SYSTEM": "LeadPort", "FUB_SYSTEM_KEY": "fub-test-system-key", "FUB_BASE_URL": "http://127.0.0.1:\(server.port)",
         ])
-        let destination = FollowUpBossDestination(api: FollowUpBossAPI(config: config), mapping: try FollowUpBossMapping(tags: tags))
+        let destination = FollowUpBossDestination(api: FollowUpBossAPI(config: config), mapping: try FollowUpBossMapping(tags: tags, customFields: customFields))
         try destination.configure(policy)
         return destination
     }
@@ -91,6 +91,29 @@ import Testing
         #expect(snapshot.changed == ["lastName", "tags"])
         #expect(try calls("GET /v1/people") == 1, "prepare looked it up; the plan did not look again")
         #expect(try calls("GET /v1/people/{id}") == 0, "nor read it again")
+        #expect(try stats()["writes"] as? Int == 0)
+    }
+
+    /// Addresses are flattened one a line part, custom fields go by their API names, and a
+    /// create shows the note and company line its event puts on the timeline.
+    @Test func addressesCustomFieldsAndTheEventsTextAreShownByFollowUpBossNames() throws {
+        let id = try seed(Self.annLee.merging([
+            "addresses": [["type": "home", "street": "12 MAIN ST", "city": "SPRINGFIELD", "state": "MA", "code": "01101"]], "customCloseDate": "",
+        ]) { $1 })
+        func lead(_ email: String, row: Int) -> Lead {
+            var lead = Self.lead(email: email, phone: "+16175550100", row: row)
+            (lead.address.houseNumber, lead.address.streetName, lead.address.streetSuffix) = ("12", "MAIN", "ST")
+            (lead.address.city, lead.address.state, lead.address.postalCode) = ("SPRINGFIELD", "MA", "01101")
+            (lead.notes, lead.company, lead.extras) = ("Call after 5pm", "Lee Realty", [("Close Date", "2024-06-30")])
+            return lead
+        }
+        let destination = try destination(tags: [], customFields: ["customCloseDate": "Close Date"])
+        var leads = [Self.outbound(lead("ann.lee@example.com", row: 2), known: id), Self.outbound(lead("new@example.com", row: 3))]
+        let snapshots = try plan(destination, &leads)
+        #expect(snapshots[0].before?["addresses"] == "home: 12 MAIN ST, SPRINGFIELD, MA, 01101" && snapshots[0].before?["customCloseDate"] == nil)
+        #expect(snapshots[0].changed == ["customCloseDate"] && snapshots[0].after["customCloseDate"] == "2024-06-30")
+        #expect(snapshots[1].before == nil && snapshots[1].after["message"] == "Call after 5pm" && snapshots[1].after["description"] == "Company: Lee Realty")
+        #expect(snapshots[1].after["addresses"] == "home: 12 MAIN ST, SPRINGFIELD, MA, 01101")
         #expect(try stats()["writes"] as? Int == 0)
     }
 

@@ -73,7 +73,8 @@ extension FollowUpBossDestination {
             let before = held ?? []
             fields["tags"] = joined(before + person.tags.filter { !before.contains($0) }, ", ")
         }
-        return fields
+        // A custom field Follow Up Boss holds as "" has no value.
+        return fields.filter { FollowUpBossMapping.kept($0.value) != nil }
     }
 
     private static func joined(_ values: [String], _ separator: String) -> String? {
