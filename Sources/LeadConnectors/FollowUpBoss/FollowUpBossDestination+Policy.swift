@@ -57,16 +57,22 @@ extension FollowUpBossDestination {
     func lookUp(_ leads: inout [OutboundLead]) throws {
         for k in leads.indices {
             if leads[k].action == .create {
-                let payload = mapping.person(leads[k].lead)
-                let email = payload.emails.first?.value
-                let phone = email == nil ? payload.phones.first?.value : nil
-                guard email != nil || phone != nil, let person = try api.people(email: email, phone: phone, atMost: 1).first else { continue }
+                guard let person = try existing(leads[k].lead) else { continue }
                 (leads[k].contactID, leads[k].action, leads[k].found) = (String(person.id), .update, true)
                 remember(person)
             } else if !policy.overwritesAll, let id = leads[k].contactID.flatMap(Int.init), let person = try api.person(id: id) {
                 remember(person)
             }
         }
+    }
+
+    /// The person Follow Up Boss has of `lead`, looked for by its email, else its phone.
+    func existing(_ lead: Lead) throws -> FollowUpBossPerson? {
+        let payload = mapping.person(lead)
+        let email = payload.emails.first?.value
+        let phone = email == nil ? payload.phones.first?.value : nil
+        guard email != nil || phone != nil else { return nil }
+        return try api.people(email: email, phone: phone, atMost: 1).first
     }
 
     /// What a PUT sends of `payload` over `current` (the person as read; nil: not read, and

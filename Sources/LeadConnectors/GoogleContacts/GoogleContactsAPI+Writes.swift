@@ -180,12 +180,15 @@ extension GoogleContactsAPI {
         try all(GroupsPage.self, "/v1/contactGroups", query: [("pageSize", "1000")], doing: "listing the contact groups")
     }
 
+    /// The user's group (label) named `name`, if there is one: reads only.
+    public func existingContactGroup(named name: String) throws -> GoogleContactGroup? {
+        try contactGroups().first { $0.groupType == "USER_CONTACT_GROUP" && $0.name == name }
+    }
+
     /// The user's group (label) named `name`, created when there is none. A create whose answer
     /// is lost, or that finds the name taken (409), looks again instead of creating twice.
     public func contactGroup(named name: String) throws -> GoogleContactGroup {
-        func existing() throws -> GoogleContactGroup? {
-            try contactGroups().first { $0.groupType == "USER_CONTACT_GROUP" && $0.name == name }
-        }
+        func existing() throws -> GoogleContactGroup? { try existingContactGroup(named: name) }
         if let group = try existing() { return group }
         return try write {
             let body = try JSONSerialization.data(withJSONObject: ["contactGroup": ["name": name]], options: [.sortedKeys])

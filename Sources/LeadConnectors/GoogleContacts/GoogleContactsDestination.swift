@@ -131,9 +131,12 @@ public final class GoogleContactsDestination: Destination {
         Set((person.memberships ?? []).compactMap(\.contactGroupMembership.contactGroupResourceName))
     }
 
-    private func remember(_ resourceName: String, _ contact: Seen) {
+    func remember(_ resourceName: String, _ contact: Seen) {
         lock.withLock { seen[resourceName] = contact }
     }
+
+    /// What prepare read of a contact, left for send (a plan's look at it).
+    func peek(_ resourceName: String) -> Seen? { lock.withLock { seen[resourceName] } }
 
     /// What prepare read of these contacts, forgotten as it is taken.
     func take(_ resourceNames: [String]) -> [String: Seen] {
