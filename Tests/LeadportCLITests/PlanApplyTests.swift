@@ -161,4 +161,45 @@ import Testing
         })
         #expect(phones == ["person1@example.com": "+16175550001", "person2@example.com": "+16179999999", "person3@example.com": "+16175550003"])
     }
+
+    /// Follow Up Boss and Google Contacts: a person the CRM has by email (not in the ledger) is
+    /// planned as an update with the phone read from the CRM; the plan writes nothing, and
+    /// applied, it is carried out.
+    @Test(arguments: ["followupboss", "google-contacts"])
+    func crmPlansReadThePersonAndApplyCarriesThemOut(_ destination: String) throws {
+        defer { t.remove() }
+        let fub = destination == "followupboss"
+        let double = try fub ? LocalServer(script: "servers/followupboss_double.py", arguments: ["--lifetime", "300"])
+                              : LocalServer(script: "servers/google_people_double.py", arguments: ["--lifetime", "300", "--client-id", "c.apps.googleusercontent.com",
+                                                                                                    "--client-secret", "s", "--refresh-token", "1//r"])
+        let environment = fub
+            ? ["FUB_API_KEY": FollowUpBossDestinationTests.key, "FUB_SYSTEM": "LeadPort", "FUB_SYSTEM_KEY": FollowUpBossDestinationTests.systemKey, "FUB_BASE_URL": "http://127.0.0.1:\(double.port)"]
+            : ["GOOGLE_CLIENT_ID": "c.apps.googleusercontent.com", "GOOGLE_CLIENT_SECRET": "s", "GOOGLE_REFRESH_TOKEN": "1//r",
+               "GOOGLE_PEOPLE_BASE_URL": double.url("").absoluteString, "GOOGLE_TOKEN_URL": double.url("/token").absoluteString]
+        if fub {
+            try double.control("/_double/seed", ["people": [["firstName": "Person 1", "lastName": "Lee", "emails": [["value": "person1@example.com"]],
+                                                             "phones": [["value": "+16170000001"]]]]])
+        } else {
+            try double.control("/_double/seed", ["contacts": [["names": [["givenName": "Person 1", "familyName": "Lee"]], "emailAddresses": [["value": "person1@example.com"]],
+                                                               "phoneNumbers": [["value": "+16170000001"]]]]])
+        }
+        _ = try t.list("leads.csv", count: 2)
+        let made = try leadport(["import", "leads.csv", "--to", destination, "--ledger", "ledger.db", "--plan", "plan.json"], environment: environment)
+        #expect(made.result.status == 0, "\(made.result.stderr)")
+        let rows = try #require(try plan("plan.json")["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["action"] as? String } == ["update", "create"], "\(rows)")
+        let field = fub ? "phones" : "phoneNumbers"
+        let phone = try #require((rows.first?["changes"] as? [String: Any])?[field] as? [String: Any], "\(rows)")
+        #expect((phone["old"] as? String)?.contains("+16170000001") == true && (phone["new"] as? String)?.contains("+16175550001") == true, "\(phone)")
+        let state = { try double.control("/_double/state")[fub ? "people" : "contacts"] as? [[String: Any]] ?? [] }
+        #expect(try state().count == 1)
+
+        let applied = try leadport(["apply", "plan.json"], environment: environment)
+        #expect(applied.result.status == 0, "\(applied.result.stderr)")
+        #expect(applied.rows[2]?["outcome"] as? String == "updated" && applied.rows[3]?["outcome"] as? String == "created", "\(applied.rows)")
+        let people = try state()
+        #expect(people.count == 2)
+        let phones = people.flatMap { ($0[field] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String } }
+        #expect(phones.contains { $0.filter(\.isNumber).hasSuffix("6175550001") } && phones.contains { $0.filter(\.isNumber).hasSuffix("6175550002") }, "\(people)")
+    }
 }
