@@ -29,10 +29,11 @@ public struct DestinationCapabilities: Sendable, Equatable {
     }
 }
 
-/// One row's answer from a destination.
+/// One row's answer from a destination: what it calls the record, and the record's version
+/// as written where the API has one (Google's etag), which the ledger keeps.
 public enum DeliveryResult: Sendable, Equatable {
-    case created(remoteID: String)
-    case updated(remoteID: String)
+    case created(remoteID: String, version: String? = nil)
+    case updated(remoteID: String, version: String? = nil)
     /// The destination refused this row; the reason is for the report.
     case rejected(reason: String)
     /// The row could not be delivered (no answer, or the destination kept failing); a rerun

@@ -21,6 +21,8 @@ public final class LeadStore: @unchecked Sendable {
     public struct LedgerEntry: Sendable, Equatable {
         public var remoteID: String
         public var contentHash: String
+        /// The record's version at the destination as last written (nil: the API has none).
+        public var remoteVersion: String? = nil
     }
 
     public init(path: String) throws {
@@ -107,6 +109,11 @@ public final class LeadStore: @unchecked Sendable {
                 CREATE INDEX idx_ledger_row_hash ON leadport_ledger(destination, row_hash) WHERE row_hash IS NOT NULL;
                 """)
         }
+        // The record's version at the destination as LeadPort last wrote it, where the API has
+        // one (Google's etag): what tells a record a person changed since from one LeadPort left.
+        m.registerMigration("ledger-remote-version") { db in
+            try db.execute(sql: "ALTER TABLE leadport_ledger ADD COLUMN remote_version TEXT")
+        }
         return m
     }
 
@@ -158,9 +165,9 @@ public final class LeadStore: @unchecked Sendable {
     public func ledger(destination: String, keys: [String]) throws -> [String: LedgerEntry] {
         try db.read { db in
             var found: [String: LedgerEntry] = [:]
-            try Self.select(db, scratch, "SELECT dedupe_key, remote_id, content_hash FROM leadport_ledger WHERE destination = ? AND dedupe_key IN",
+            try Self.select(db, scratch, "SELECT dedupe_key, remote_id, content_hash, remote_version FROM leadport_ledger WHERE destination = ? AND dedupe_key IN",
                             destination, keys) { columns in
-                found[columns.text(0)] = LedgerEntry(remoteID: columns.text(1), contentHash: columns.text(2))
+                found[columns.text(0)] = LedgerEntry(remoteID: columns.text(1), contentHash: columns.text(2), remoteVersion: columns.optionalText(3))
             }
             return found
         }
@@ -466,14 +473,15 @@ public struct StoreTransaction {
         let tail = replacing ? """
              ON CONFLICT (destination, dedupe_key) DO UPDATE SET remote_id = excluded.remote_id, content_hash = excluded.content_hash,
               run_id = excluded.run_id, source_file = excluded.source_file, source_sheet = excluded.source_sheet,
-              source_row = excluded.source_row, updated_at = excluded.updated_at, row_hash = excluded.row_hash
+              source_row = excluded.source_row, updated_at = excluded.updated_at, row_hash = excluded.row_hash,
+              remote_version = excluded.remote_version
             """ : ""
         try runRows(head + """
-             leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row, updated_at, row_hash) VALUES
-            """, "(?,?,?,?,?,?,?,?,?,?)", tail, count: entries.count) { i, b in
+             leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row, updated_at, row_hash, remote_version) VALUES
+            """, "(?,?,?,?,?,?,?,?,?,?,?)", tail, count: entries.count) { i, b in
                 let e = entries[i]
                 b.text(e.destination); b.text(e.key); b.text(e.remoteID); b.text(e.hash); b.text(e.run); b.text(e.source.file)
-                b.text(e.source.sheet); b.integer(e.source.row); b.text(now); b.text(e.rowHash)
+                b.text(e.source.sheet); b.integer(e.source.row); b.text(now); b.text(e.rowHash); b.text(e.remoteVersion)
             }
     }
 
@@ -562,9 +570,13 @@ public struct LedgerRecord: Sendable {
     public var source: SourceLocation
     /// The hash of the row the lead came from, for remote destinations (`ledger(destination:rowHashes:)`).
     public var rowHash: String?
+    /// The record's version at the destination, where the API has one (Google's etag).
+    public var remoteVersion: String?
 
-    public init(destination: String, key: String, remoteID: String, hash: String, run: String, source: SourceLocation, rowHash: String? = nil) {
+    public init(destination: String, key: String, remoteID: String, hash: String, run: String, source: SourceLocation, rowHash: String? = nil,
+                remoteVersion: String? = nil) {
         (self.destination, self.key, self.remoteID, self.hash, self.run, self.source, self.rowHash) = (destination, key, remoteID, hash, run, source, rowHash)
+        self.remoteVersion = remoteVersion
     }
 }
 
@@ -621,6 +633,11 @@ final class BindScratch {
 /// The current result row of a statement being stepped.
 struct ResultColumns {
     let handle: SQLiteStatement
+
+    /// Column `k` as text, nil for NULL.
+    func optionalText(_ k: Int32) -> String? {
+        sqlite3_column_type(handle, k) == SQLITE_NULL ? nil : text(k)
+    }
 
     /// Column `k` as text ("" for NULL).
     func text(_ k: Int32) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LeadTesting
 import Testing
 
@@ -48,5 +49,28 @@ extension GoogleContactsDestinationTests {
         #expect(run.outcomes[2]?[0] == "created")
         #expect(run.outcomes[3]?[0] == "skipped" && run.outcomes[3]?[1] == "create_only: already at the destination", "\(run.outcomes)")
         #expect(Self.values(try #require(Self.contact(try contacts(), email: "person2@example.com")), "names", "givenName") == ["Old"])
+    }
+}
+
+extension GoogleContactsDestinationTests {
+    /// The ledger keeps each contact's etag as LeadPort last wrote it (issue 13 item 1), after a
+    /// create and after an update: the version that tells a contact someone changed since.
+    @Test func theLedgerKeepsTheEtagOfWhatWasWritten() throws {
+        defer { t.remove() }
+        func ledger() throws -> [String: String] {
+            let db = try DatabaseQueue(path: t.dir.appendingPathComponent("ledger.db").path)
+            return try db.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT remote_id, remote_version FROM leadport_ledger").map { ($0[0] as String, ($0[1] as String?) ?? "") })
+            }
+        }
+        func etags() throws -> [String: String] {
+            Dictionary(uniqueKeysWithValues: try contacts().map { ($0["resourceName"] as! String, $0["etag"] as? String ?? "?") })
+        }
+        #expect(try run(try t.list("leads.csv", count: 3)).result.status == 0)
+        #expect(try ledger() == etags())
+        let changed = try run(try t.list("leads.csv", count: 3) { k, cells in if k == 2 { cells[2] = "617-555-0999" } })
+        #expect(changed.outcomes[3]?[0] == "updated")
+        let (kept, now) = (try ledger(), try etags())
+        #expect(kept == now, "\(kept) \(now)")
     }
 }

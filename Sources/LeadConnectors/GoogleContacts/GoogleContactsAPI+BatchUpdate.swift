@@ -3,7 +3,8 @@ import HTTPKit
 
 /// What became of one contact of a batch update.
 public enum GoogleContactsUpdateResult: Sendable, Equatable {
-    case updated
+    /// Updated: the contact's new etag (nil when Google's answer left it out).
+    case updated(etag: String?)
     /// Google refused this contact; the reason names the field (`emailAddresses[0].value: …`).
     case rejected(reason: String)
     /// The contact is gone (deleted in Google Contacts since it was read).
@@ -63,10 +64,14 @@ extension GoogleContactsAPI {
         var stale = 0
         var backoff = Backoff(policy: policy.backoff)
         while !people.isEmpty {
-            let body = try GooglePerson.encoder.encode(UpdateRequest(contacts: people, updateMask: mask))
+            let body = try GooglePerson.encoder.encode(UpdateRequest(contacts: people, updateMask: mask, readMask: "metadata"))
             let response = try call("POST", "/v1/people:batchUpdateContacts", body: body, replayable: true)
             if (200..<300).contains(response.status) {
-                for name in people.keys { results[name] = .updated }
+                // The new etags, for the ledger (`readMask: metadata` makes Google send them).
+                let answered = ((try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any])?["updateResult"] as? [String: Any] ?? [:]
+                for name in people.keys {
+                    results[name] = .updated(etag: ((answered[name] as? [String: Any])?["person"] as? [String: Any])?["etag"] as? String)
+                }
                 return
             }
             if waitAfterAbort(response, &backoff) { continue }
@@ -108,5 +113,6 @@ extension GoogleContactsAPI {
     private struct UpdateRequest: Encodable {
         var contacts: [String: GooglePerson]
         var updateMask: String
+        var readMask: String
     }
 }

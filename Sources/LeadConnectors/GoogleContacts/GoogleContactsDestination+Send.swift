@@ -23,8 +23,8 @@ extension GoogleContactsDestination {
                 let created = try api.batchCreateContacts(creating.map { Self.person(leads[$0], groups: groups) })
                 for (k, result) in zip(creating, created) {
                     switch result {
-                    case .created(let resourceName, _):
-                        results[k] = leads[k].action == .update ? .updated(remoteID: resourceName) : .created(remoteID: resourceName)
+                    case .created(let resourceName, let etag):
+                        results[k] = leads[k].action == .update ? .updated(remoteID: resourceName, version: etag) : .created(remoteID: resourceName, version: etag)
                     case .rejected(let reason):
                         results[k] = .rejected(reason: reason)
                     }
@@ -33,7 +33,7 @@ extension GoogleContactsDestination {
             let updating = leads.indices.filter { results[$0] == nil && leads[$0].contactID != nil }
             for (k, result) in zip(updating, try update(updating.map { leads[$0] }, seen: seen)) { results[k] = result }
             let unlabelled = updating.compactMap { k -> String? in
-                guard case .updated(let name)? = results[k], let label, !(seen[name]?.labels.contains(label) ?? false) else { return nil }
+                guard case .updated(let name, _)? = results[k], let label, !(seen[name]?.labels.contains(label) ?? false) else { return nil }
                 return name
             }
             if let label, !unlabelled.isEmpty { _ = try api.addMembers(unlabelled, to: label) }
@@ -60,7 +60,7 @@ extension GoogleContactsDestination {
             for k in members {
                 guard let name = updates[k]?.resourceName else { continue }
                 switch answers[name] {
-                case .updated?: results[k] = .updated(remoteID: name)
+                case .updated(let etag)?: results[k] = .updated(remoteID: name, version: etag)
                 case .rejected(let reason)?: results[k] = .rejected(reason: reason)
                 case .gone?: results[k] = .failed(reason: "\(name) was deleted in Google Contacts while LeadPort updated it; the next run creates it again")
                 case .conflict?: results[k] = .failed(reason: "\(name) kept changing while LeadPort updated it; the next run tries again")

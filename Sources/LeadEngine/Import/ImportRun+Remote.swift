@@ -206,15 +206,16 @@ extension ImportRun {
         for (n, k) in rows.enumerated() {
             let lead = outbound[n]
             let source = batch[k].lead.source
+            var version: String?
             switch answers[n] {
             case nil:
                 batch[k].outcome = .unchanged
                 batch[k].reason = "already at the destination"
                 batch[k].remoteID = lead.remoteID
-            case .created(let id)?:
-                (batch[k].outcome, batch[k].remoteID) = (.created, id)
-            case .updated(let id)?:
-                (batch[k].outcome, batch[k].remoteID) = (.updated, id)
+            case .created(let id, let v)?:
+                (batch[k].outcome, batch[k].remoteID, version) = (.created, id, v)
+            case .updated(let id, let v)?:
+                (batch[k].outcome, batch[k].remoteID, version) = (.updated, id, v)
             case .rejected(let reason)?:
                 (batch[k].outcome, batch[k].reason, batch[k].stage) = (.rejected, reason, .destination)
                 continue
@@ -223,7 +224,7 @@ extension ImportRun {
                 continue
             }
             let record = LedgerRecord(destination: lane.ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "", hash: lead.hash, run: runID, source: source,
-                                      rowHash: batch[k].rowHash)
+                                      rowHash: batch[k].rowHash, remoteVersion: version)
             if lead.action == .update { replacing.append(record) } else { records.append(record) }
         }
         try store.write { tx in
