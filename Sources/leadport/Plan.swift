@@ -135,7 +135,9 @@ struct PlanFile {
     init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read the plan \(path)") }
         guard let top = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw ValidationError("\(path) is not a plan: it is not JSON (make one with leadport import … --plan FILE.json)")
+            let cut = String(decoding: data.prefix(20), as: UTF8.self).hasPrefix("{\"leadport_plan\"")
+            throw ValidationError(cut ? "\(path) is a plan cut short (its import did not finish?): make it again"
+                                      : "\(path) is not a plan: it is not JSON (make one with leadport import … --plan FILE.json)")
         }
         guard let version = top["leadport_plan"] as? Int else { throw ValidationError("\(path) is not a LeadPort plan (no \"leadport_plan\" key)") }
         guard version == PlanWriter.version else { throw ValidationError("\(path) is a plan of format \(version); this leadport reads format \(PlanWriter.version)") }

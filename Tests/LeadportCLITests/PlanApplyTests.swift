@@ -97,6 +97,24 @@ import Testing
         #expect(try db.int("SELECT count(*) FROM contacts") == 6)
     }
 
+    /// Rows the destination holds already as they would be written (another machine's import)
+    /// are not in the plan, and applying it records them as unchanged, not as unplanned.
+    @Test func applyRecordsRowsAlreadyAtTheDestinationAsUnchanged() throws {
+        let db = try TestPostgres()
+        defer { t.remove() }
+        #expect(try t.run(try t.list("leads.csv", count: 2), to: db.url, ledger: "elsewhere.db").result.status == 0)
+        _ = try t.list("leads.csv", count: 3)
+        let arguments = ["--to", db.url, "--ledger", "ledger.db", "--campaign", "Spring farm", "--user", TestPostgres.user]
+        let made = try leadport(["import", "leads.csv", "--plan", "plan.json"] + arguments)
+        #expect(made.rows[2]?["outcome"] as? String == "unchanged" && made.rows[4]?["outcome"] as? String == "created", "\(made.rows)")
+        #expect((try plan("plan.json")["rows"] as? [[String: Any]])?.count == 1)
+        let applied = try leadport(["apply", "plan.json"])
+        #expect(applied.result.status == 0, "\(applied.result.stderr)")
+        #expect(applied.rows[2]?["outcome"] as? String == "unchanged" && applied.rows[3]?["outcome"] as? String == "unchanged", "\(applied.rows)")
+        #expect(applied.rows[4]?["outcome"] as? String == "created")
+        #expect(try db.int("SELECT count(*) FROM contacts") == 3)
+    }
+
     /// Into the embedded database: a row edited in the file after the plan is refused, the
     /// others go as planned.
     @Test func applyRefusesARowChangedInTheFileSinceThePlan() throws {
@@ -118,6 +136,9 @@ import Testing
         let result = try Leadport.run(["apply", "x.json"], in: t.dir)
         #expect(result.status == 2)
         #expect(result.stderr.contains("x.json is not a LeadPort plan"), "\(result.stderr)")
+        try "{\"leadport_plan\":1,\"made_at\":\"x\",\"rows\":[\n{\"file\"".write(to: t.dir.appendingPathComponent("cut.json"), atomically: true, encoding: .utf8)
+        let cut = try Leadport.run(["apply", "cut.json"], in: t.dir)
+        #expect(cut.status == 2 && cut.stderr.contains("cut.json is a plan cut short"), "\(cut.stderr)")
         let missing = try Leadport.run(["apply", "nothing.json"], in: t.dir)
         #expect(missing.status == 2 && missing.stderr.contains("cannot read the plan nothing.json"), "\(missing.stderr)")
     }

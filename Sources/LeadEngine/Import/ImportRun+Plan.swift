@@ -62,6 +62,12 @@ extension ImportRun {
         guard let check = options.apply else { return Array(rows.indices) }
         var allowed: [Int] = []
         for (n, k) in rows.enumerated() {
+            // Found at the destination as it would be written: nothing is sent, and it is
+            // recorded as unchanged, plan or not.
+            if outbound[n].alreadyThere {
+                allowed.append(n)
+                continue
+            }
             let source = batch[k].lead.source
             guard let planned = check.rows[PlanCheck.Key(destination: lane.name, file: source.file, sheet: source.sheet, row: source.row)] else {
                 (batch[k].outcome, batch[k].reason) = (.skipped, PlanCheck.notPlanned)
