@@ -52,6 +52,10 @@ struct Import: ParsableCommand {
     @Option(help: "How to read dates such as 03/04/2024: mdy or dmy.")
     var dateOrder: DateOrder?
 
+    @Option(name: .customLong("exclude"), help: ArgumentHelp("A do-not-contact list (CSV, workbook, or one phone, email or street address a line): a lead with any of them is skipped as \"excluded (FILE)\" and sent nowhere. Repeat for several.",
+                                                           valueName: "file"))
+    var exclude: [String] = []
+
     @Flag(help: "Show what would be created, updated, left unchanged or rejected, and on stdout each field that would change, old → new (read from the destination); write nothing.")
     var dryRun = false
 
@@ -85,12 +89,14 @@ struct Import: ParsableCommand {
         for file in files where !inputs.insert(Self.canonical(file)).inserted {
             throw ValidationError("\(file) is given twice; name each file to import once")
         }
+        // A do-not-contact list is read too: no output may be written over it either.
+        for list in exclude { inputs.insert(Self.canonical(list)) }
         var outputs: [String: String] = [:]
         let database: (String, String) = parsed.compactMap(\.embeddedPath).first.map { ("--to", $0) } ?? ("--ledger", ledger)
         for (option, path) in [("--export", export), ("--report", report), ("--rejects", rejects), ("--plan", plan), ("--plan's CSV", plan.map(PlanWriter.csvPath)), database] {
             guard let path else { continue }
             let canonical = Self.canonical(path)
-            if inputs.contains(canonical) { throw ValidationError("\(option) \(path) is one of the files to import; write it somewhere else") }
+            if inputs.contains(canonical) { throw ValidationError("\(option) \(path) is one of the files read (to import, or to exclude); write it somewhere else") }
             if let other = outputs[canonical] { throw ValidationError("\(option) and \(other) name the same file, \(path)") }
             outputs[canonical] = option
         }
@@ -141,6 +147,7 @@ struct Import: ParsableCommand {
         add("--campaign", campaign)
         add("--region", region)
         add("--date-order", dateOrder?.rawValue)
+        for list in exclude { arguments += ["--exclude", list] }
         return arguments
     }
 
@@ -184,6 +191,13 @@ struct Import: ParsableCommand {
         if let preset { options.mapping = try Presets.load(preset) }
         options.campaign = campaign
         options.region = region
+        for path in exclude {
+            let list = try ExclusionList.load(path: path, region: region ?? options.mapping?.defaults.region ?? "US")
+            guard !list.isEmpty else {
+                throw ValidationError("--exclude \(path): no phone, email or street address could be read from it; give one a line, or columns named Phone, Email and Address")
+            }
+            options.exclusions.append(list)
+        }
         options.dateOrder = dateOrder
         options.dryRun = dryRun || plan != nil
         options.apply = check

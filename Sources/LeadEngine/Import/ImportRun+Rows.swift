@@ -8,7 +8,7 @@ extension ImportRun {
     /// Everything about one row that does not depend on the rows before it: the lead, its key
     /// and hash, and whether it is blank or rejected. Runs on any thread.
     /// The lead is hashed for each destination as that destination hashes what it is sent.
-    static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, target: Mapping.Target, lanes: [Lane]) -> Pending {
+    static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, target: Mapping.Target, lanes: [Lane], exclusions: [ExclusionList] = []) -> Pending {
         let lead = builder.build(row)
         // The address lines are built once here and shared by both records.
         let delivery = lead.address.deliveryLine
@@ -28,6 +28,9 @@ extension ImportRun {
             (outcome, reason) = (.skipped, "blank row")
         } else if let (rejectedAt, why) = rejection(lead, plan: plan) {
             (outcome, reason, stage) = (.rejected, why, rejectedAt)
+        } else if let list = exclusions.first(where: { $0.excludes(lead) }) {
+            // On a do-not-contact list: sent nowhere.
+            (outcome, reason) = (.skipped, list.reason)
         }
         // Built last, so the lead moves into it instead of being copied.
         return Pending(lead: lead, cells: row.cells, key: key, hash: hash, otherHashes: otherHashes, contact: contact, address: address,

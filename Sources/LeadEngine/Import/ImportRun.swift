@@ -203,6 +203,7 @@ public final class ImportRun: @unchecked Sendable {
         var builder: LeadBuilder?
         var fingerprint: UInt64 = 0
         let lanes = self.lanes
+        let exclusions = options.exclusions
         while let incoming = rowsQueue.take() {
             switch incoming {
             case .file(let file, let plan):
@@ -216,7 +217,7 @@ public final class ImportRun: @unchecked Sendable {
             case .rows(let rows, let plan):
                 guard let builder else { continue }
                 guard let passing else {
-                    leadsQueue.put(.batch(ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target, lanes: lanes) }, plan))
+                    leadsQueue.put(.batch(ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target, lanes: lanes, exclusions: exclusions) }, plan))
                     continue
                 }
                 let hashes = rows.map { RowHash.of($0.cells, fingerprint: fingerprint) }
@@ -236,7 +237,7 @@ public final class ImportRun: @unchecked Sendable {
                                        contact: ContactRecord(fullName: "", phone: nil, email: nil, address: nil, notes: nil),
                                        outcome: .unchanged, remoteID: remoteID, passedOver: true)
                     }
-                    var pending = Self.prepare(rows[i], builder: builder, plan: plan, target: target, lanes: lanes)
+                    var pending = Self.prepare(rows[i], builder: builder, plan: plan, target: target, lanes: lanes, exclusions: exclusions)
                     pending.rowHash = RowHash.text(hashes[i])
                     return pending
                 }, plan))

@@ -94,6 +94,8 @@ public struct ImportOptions: @unchecked Sendable {
     public var region: String?
     public var dateOrder: DateOrder?
     public var dryRun = false
+    /// Do-not-contact lists: a lead on one is skipped (`excluded (LIST)`) and sent nowhere.
+    public var exclusions: [ExclusionList] = []
     /// A plan to carry out (`leadport apply`): only the rows it has, as they were when it was
     /// made, are written.
     public var apply: PlanCheck?
