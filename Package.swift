@@ -48,6 +48,7 @@ let package = Package(
                 swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors", "HTTPKit"],
                 swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "LeadEnrich", dependencies: ["LeadCore", "HTTPKit", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "leadport",
             dependencies: [
@@ -58,6 +59,7 @@ let package = Package(
         ),
         .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders", "LeadConnectors"], path: "Sources/LeadTesting"),
         .testTarget(name: "LeadCoreTests", dependencies: ["LeadCore"]),
+        .testTarget(name: "LeadEnrichTests", dependencies: ["LeadEnrich"]),
         .testTarget(name: "LeadEngineTests", dependencies: ["LeadEngine", "LeadTesting"]),
         .testTarget(name: "LeadReadersTests", dependencies: ["LeadReaders", "LeadTesting"]),
         .testTarget(name: "LeadNormalizeTests", dependencies: ["LeadNormalize", "LeadTesting"]),
