@@ -416,7 +416,23 @@ public struct StoreTransaction {
         let handle = statement.sqliteStatement
         let code = scratch.bind(handle) { sqlite3_step(handle) }
         guard code == SQLITE_DONE else {
-            throw StoreError(path: path, message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            throw StoreError(path: path, message: String(cString: sqlite3_errmsg(db.sqliteConnection)), code: sqlite3_extended_errcode(db.sqliteConnection))
+        }
+    }
+
+    /// Runs `body` as a unit within the transaction: when it throws, what it wrote is undone
+    /// and the transaction goes on (a batch of rows one of which the database refuses is
+    /// written again in parts, without the part it already wrote).
+    public func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try db.execute(sql: "SAVEPOINT leadport_batch")
+        do {
+            let value = try body()
+            try db.execute(sql: "RELEASE leadport_batch")
+            return value
+        } catch {
+            try db.execute(sql: "ROLLBACK TO leadport_batch")
+            try db.execute(sql: "RELEASE leadport_batch")
+            throw error
         }
     }
 
@@ -531,8 +547,14 @@ public struct StoreTransaction {
 public struct StoreError: Error, CustomStringConvertible, Classified {
     public var path: String
     public var message: String
+    /// SQLite's extended result code, when SQLite gave one.
+    public var code: Int32? = nil
     public var disposition: FailureDisposition { .terminal }
     public var description: String { "\(path): \(message)" }
+
+    /// The database refused a row (a constraint, or a trigger's RAISE(ABORT)), not the write
+    /// as such: the row's rejection, not the run's failure.
+    public var refusesRow: Bool { code.map { $0 & 0xFF == SQLITE_CONSTRAINT } ?? false }
 }
 
 /// A contact to insert.

@@ -71,31 +71,45 @@ final class EmbeddedDestination: Destination {
 
     /// Into the store's open transaction: the new rows together, a few dozen per statement
     /// (addresses first, since contacts refer to them), and each changed lead's rows as the
-    /// mapping's field policies say.
+    /// mapping's field policies say. A row the database refuses (a constraint or trigger of
+    /// its own) undoes the batch's writes and fails the batch for its rows, so that it is
+    /// written again in halves until that row stands alone, rejected with SQLite's message.
     func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+        var refusal: StoreError?
         try opened.write { tx in
-            var seq = try campaign.map { try tx.nextSeq(campaign: $0) } ?? 1
-            var newAddresses: [NewAddress] = []
-            var newContacts: [NewContact] = []
-            for lead in leads {
-                switch lead.action {
-                case .update:
-                    if let id = lead.contactID, let contact = lead.contact { try tx.updateContact(id: id, contact, policy: policy) }
-                    if let id = lead.addressID, let address = lead.address { try tx.updateAddress(id: id, address, policy: policy) }
-                case .create:
-                    if lead.createsAddress, let campaign, let id = lead.addressID, let address = lead.address {
-                        newAddresses.append(NewAddress(id: id, campaign: campaign, address: address, seq: seq))
-                        seq += 1
-                    }
-                    if lead.createsContact, let id = lead.contactID, let contact = lead.contact {
-                        newContacts.append(NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: lead.addressID))
-                    }
+            // Caught inside: an error out of `write` would roll back the whole open
+            // transaction, the batches before this one with it.
+            do {
+                try tx.savepoint { try write(leads, campaign: campaign, user: user, into: tx) }
+            } catch let error as StoreError where error.refusesRow {
+                refusal = error
+            }
+        }
+        if let refusal { return .failed(reason: refusal.message, rowLevel: true) }
+        return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
+    }
+
+    private func write(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String, into tx: StoreTransaction) throws {
+        var seq = try campaign.map { try tx.nextSeq(campaign: $0) } ?? 1
+        var newAddresses: [NewAddress] = []
+        var newContacts: [NewContact] = []
+        for lead in leads {
+            switch lead.action {
+            case .update:
+                if let id = lead.contactID, let contact = lead.contact { try tx.updateContact(id: id, contact, policy: policy) }
+                if let id = lead.addressID, let address = lead.address { try tx.updateAddress(id: id, address, policy: policy) }
+            case .create:
+                if lead.createsAddress, let campaign, let id = lead.addressID, let address = lead.address {
+                    newAddresses.append(NewAddress(id: id, campaign: campaign, address: address, seq: seq))
+                    seq += 1
+                }
+                if lead.createsContact, let id = lead.contactID, let contact = lead.contact {
+                    newContacts.append(NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: lead.addressID))
                 }
             }
-            try tx.insertAddresses(newAddresses)
-            try tx.insertContacts(newContacts)
         }
-        return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
+        try tx.insertAddresses(newAddresses)
+        try tx.insertContacts(newContacts)
     }
 
     /// For a plan: the changed leads' rows as read, and what would be written over them.

@@ -170,27 +170,23 @@ extension ImportRun {
     }
 
     /// The second half for a destination written with the ledger (`writesWithLedger`), on the
-    /// recording thread: its writes go into the store's open transaction, and a failure of
-    /// them fails the run (the transaction, ledger and all, is rolled back).
+    /// recording thread: its writes go into the store's open transaction. A batch it refuses
+    /// for a row is split until the row stands alone (`BatchSplitter`), as for any destination;
+    /// any other failure fails the run (the transaction, ledger and all, is rolled back).
     func writeWithLedger(_ outgoing: Outgoing, to lane: Lane) throws -> Transmitted {
         let sending = outgoing.leads.indices.filter { !outgoing.leads[$0].alreadyThere }
         var sent = Transmitted(answers: [DeliveryResult?](repeating: nil, count: outgoing.leads.count))
-        var start = 0
-        while start < sending.count {
-            let chunk = sending[start..<min(start + lane.destination.capabilities.largestBatch, sending.count)]
-            let answer: BatchAnswer
-            do {
-                answer = try lane.destination.send(ArraySlice(chunk.map { outgoing.leads[$0] }), campaign: lane.campaign, user: lane.user)
-            } catch {
-                emit(.batch(BatchResult(destination: lane.name, size: chunk.count, status: "failed", attempt: 1, retryAfter: nil)))
-                throw error
+        let leads = sending.count == outgoing.leads.count ? outgoing.leads : sending.map { outgoing.leads[$0] }
+        let results: [DeliveryResult]
+        do {
+            results = try BatchSplitter(largestBatch: lane.destination.capabilities.largestBatch).deliver(leads) { slice in
+                try lane.destination.send(slice, campaign: lane.campaign, user: lane.user)
             }
-            guard case .rows(let results) = answer, results.count == chunk.count else {
-                preconditionFailure("\(lane.name) answered a batch with no row-by-row answer")
-            }
-            for (k, result) in zip(chunk, results) { sent.answers[k] = result }
-            start += chunk.count
+        } catch {
+            emit(.batch(BatchResult(destination: lane.name, size: leads.count, status: "failed", attempt: 1, retryAfter: nil)))
+            throw error
         }
+        for (k, result) in zip(sending, results) { sent.answers[k] = result }
         return sent
     }
 
