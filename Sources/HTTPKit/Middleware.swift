@@ -90,6 +90,10 @@ public struct Retry: HTTPMiddleware {
         public var error: HTTPTransportError?
         public var wait: Double
         public var retryAfter: Double?
+
+        public init(attempt: Int, status: Int? = nil, error: HTTPTransportError? = nil, wait: Double, retryAfter: Double? = nil) {
+            (self.attempt, self.status, self.error, self.wait, self.retryAfter) = (attempt, status, error, wait, retryAfter)
+        }
     }
 
     public let policy: BackoffPolicy

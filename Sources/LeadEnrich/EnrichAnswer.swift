@@ -30,7 +30,8 @@ public enum EnrichValue: Sendable, Equatable {
 /// text; an enum choice in another case; fields the spec does not have (dropped); rows whose
 /// id was never sent (dropped). What is not: a row missing from the answer, a row given twice,
 /// a value of the wrong type, an enum value outside the list — those rows are to be asked for
-/// again, alone (`retry`).
+/// again, alone (`retry`). A row whose `check` is not the one sent with its id (ids given to the
+/// wrong rows) is asked for again too.
 public struct EnrichAnswer: Sendable, Equatable {
     /// The rows answered, by id.
     public var values: [String: [String: EnrichValue]] = [:]
@@ -39,7 +40,10 @@ public struct EnrichAnswer: Sendable, Equatable {
     /// What was repaired, for the log.
     public var repairs: [String] = []
 
-    public init(content: String, sent ids: [String], spec: EnrichSpec) {
+    /// `sent`: each row's id and its check, in the order sent.
+    public init(content: String, sent: [(id: String, check: String)], spec: EnrichSpec) {
+        let ids = sent.map(\.id)
+        let checks = Dictionary(uniqueKeysWithValues: sent.map { ($0.id, $0.check) })
         let wanted = Set(ids)
         guard let (json, how) = Self.extract(content) else {
             for id in ids { retry[id] = "the model's answer held no JSON" }
@@ -67,6 +71,10 @@ public struct EnrichAnswer: Sendable, Equatable {
             }
             if seen[id, default: 0] > 1 {
                 retry[id] = "the model answered this row twice"
+                continue
+            }
+            guard (row["check"] as? String)?.trimmingCharacters(in: .whitespaces) == checks[id] else {
+                retry[id] = "the model's answer for this row carried another row's check"
                 continue
             }
             var fields: [String: EnrichValue] = [:]

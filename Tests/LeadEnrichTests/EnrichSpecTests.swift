@@ -72,7 +72,7 @@ import Testing
         let schema = try #require(wrapper["schema"] as? [String: Any])
         #expect(schema["additionalProperties"] as? Bool == false && schema["required"] as? [String] == ["rows"])
         let item = try #require(((schema["properties"] as? [String: Any])?["rows"] as? [String: Any])?["items"] as? [String: Any])
-        #expect(item["required"] as? [String] == ["id", "status", "score", "first_name", "owner_occupied"])
+        #expect(item["required"] as? [String] == ["id", "check", "status", "score", "first_name", "owner_occupied"])
         #expect(item["additionalProperties"] as? Bool == false)
         let properties = try #require(item["properties"] as? [String: Any])
         let status = try #require(properties["status"] as? [String: Any])
