@@ -59,7 +59,7 @@ let package = Package(
         ),
         .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders", "LeadConnectors"], path: "Sources/LeadTesting"),
         .testTarget(name: "LeadCoreTests", dependencies: ["LeadCore"]),
-        .testTarget(name: "LeadEnrichTests", dependencies: ["LeadEnrich"]),
+        .testTarget(name: "LeadEnrichTests", dependencies: ["LeadEnrich", "LeadTesting"]),
         .testTarget(name: "LeadEngineTests", dependencies: ["LeadEngine", "LeadTesting"]),
         .testTarget(name: "LeadReadersTests", dependencies: ["LeadReaders", "LeadTesting"]),
         .testTarget(name: "LeadNormalizeTests", dependencies: ["LeadNormalize", "LeadTesting"]),
