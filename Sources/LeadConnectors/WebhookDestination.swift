@@ -32,11 +32,13 @@ public final class WebhookDestination: Destination {
     static func shown(_ url: URL) -> String {
         var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
         let segments = parts.path.split(separator: "/")
-        parts.path = segments.first.map { "/" + $0 + (segments.count > 1 || parts.query != nil ? "/…" : "") } ?? ""
+        let cut = segments.count > 1 || parts.query != nil
+        parts.path = segments.first.map { "/" + $0 } ?? ""
         parts.query = nil
         parts.user = nil
         parts.password = nil
-        return parts.string ?? "(webhook)"
+        // The ellipsis added as text: set in the path, it would be percent-encoded (%E2%80%A6).
+        return (parts.string ?? "(webhook)") + (cut ? "/…" : "")
     }
 
     /// A catch hook has no campaigns: the name travels in each document.

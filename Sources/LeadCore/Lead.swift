@@ -130,4 +130,7 @@ public struct Lead: Sendable {
 /// What happened to one input row at one destination.
 public enum Outcome: String, Sendable, Codable, CaseIterable {
     case created, updated, unchanged, skipped, rejected, failed
+    /// Not sent: the destination stopped (unreachable, credentials refused, a limit reached)
+    /// before this row's turn; the next run sends it.
+    case pending
 }

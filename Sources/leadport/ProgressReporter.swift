@@ -123,7 +123,10 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     private func summary(_ s: RunSummary) {
-        func parts(_ counts: [Outcome: Int]) -> String { Outcome.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ") }
+        // `pending` only when some are: most runs have none, and the line is read by people.
+        func parts(_ counts: [Outcome: Int]) -> String {
+            Outcome.allCases.filter { $0 != .pending || (counts[$0] ?? 0) > 0 }.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ")
+        }
         ExitStatus.printError((s.dryRun ? "dry run, nothing written: " : "") + "\(s.rows) rows in \(String(format: "%.2f", s.seconds)) s: \(parts(s.counts))")
         // With several destinations, each one's own line.
         if s.destinations.count > 1 {

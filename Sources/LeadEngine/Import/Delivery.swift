@@ -189,6 +189,19 @@ extension ImportRun {
             }
         }
 
+        /// The batch's rows without an outcome, pending at `lane`, which stopped for `error`.
+        static func pending(_ batch: consuming [Pending], lane: Lane, _ error: any Error) -> [Pending] {
+            var batch = batch
+            let reason = notSent(lane, error)
+            for k in batch.indices where batch[k].outcome == nil { (batch[k].outcome, batch[k].reason) = (.pending, reason) }
+            return batch
+        }
+
+        /// Short: the stop's own message is printed once, and in `run_finished`.
+        static func notSent(_ lane: Lane, _ error: any Error) -> String {
+            "not sent: \(lane.name) stopped before this row (see the run's error); the next run sends it"
+        }
+
         /// Stops `lane` (its unsent rows stay pending for the next run); when no destination is
         /// left, the reading stops too.
         static func stop(_ lane: Lane, _ error: any Error, run: ImportRun, failure: FirstFailure) {
@@ -234,7 +247,7 @@ extension ImportRun {
                 for k in batch.indices where batch[k].otherHashes.count >= lane.index { batch[k].hash = batch[k].otherHashes[lane.index - 1] }
             }
             // A destination that stopped gets nothing more: its rows to send stay pending.
-            if lane.stopped != nil { return .done(batch.filter { $0.outcome != nil }) }
+            if let stopped = lane.stopped { return .done(Self.pending(batch, lane: lane, stopped)) }
             let outgoing: Outgoing?
             do {
                 outgoing = try run.stage(&batch, for: lane, store: store, target: target)
@@ -242,7 +255,7 @@ extension ImportRun {
                 // The embedded database failing is the run failing: it holds the ledger.
                 if lane.writesWithLedger { throw stopped.error }
                 Self.stop(lane, stopped.error, run: run, failure: failure)
-                return .done(batch.filter { $0.outcome != nil })
+                return .done(Self.pending(batch, lane: lane, lane.stopped ?? stopped.error))
             }
             if lane.writesWithLedger { return .write(batch, outgoing) }
             guard let outgoing, let sender = senders.first(where: { $0.lane === lane }) else { return .done(batch) }
@@ -281,10 +294,9 @@ extension ImportRun {
                     case .sending(var b, let outgoing, let answer):
                         let transmitted = answer.wait()
                         try run.record(outgoing, transmitted, batch: &b, lane: lane, store: store, runID: runID)
-                        // The rows the destination never got stay pending: no outcome, no report line.
-                        if !transmitted.unsent.isEmpty {
-                            let unsentRows = Set(transmitted.unsent.map { outgoing.rows[$0] })
-                            b = b.indices.filter { !unsentRows.contains($0) }.map { b[$0] }
+                        // The rows the destination never got stay pending, for the next run.
+                        if !transmitted.unsent.isEmpty, let stopped = lane.stopped ?? transmitted.stopped {
+                            for n in transmitted.unsent { (b[outgoing.rows[n]].outcome, b[outgoing.rows[n]].reason) = (.pending, Self.notSent(lane, stopped)) }
                         }
                         batch = b
                     }
