@@ -406,6 +406,31 @@ public final class PostgresDestination: Destination {
                 """, types: ["uuid", "uuid", "", "", "", "", "uuid", "uuid", "", "'new'"], count: newContacts.count)
                 + " ON CONFLICT (id) DO NOTHING", values) }
         }
+        // Each part as the policy of `address` says (never: the rows stay); a blank part wipes
+        // nothing. An address deleted since it was written is written again under its id.
+        let changedAddresses = leads.filter { $0.action == .update && $0.addressID != nil && $0.address != nil }
+        if !changedAddresses.isEmpty, policy.addressPolicy != .never {
+            var values: [String?] = []
+            for lead in changedAddresses { values += [lead.addressID] + lead.address!.columns.map(\.value) }
+            let columns = changedAddresses[0].address!.columns.map(\.column)
+            let sets = columns.compactMap { column in policy.addressPolicy.sqlAssignment(current: "a." + column, new: "v." + column).map { "\(column) = \($0)" } }
+            let updated = Set(try connection.execute(Self.rows("UPDATE campaign_addresses AS a SET " + sets.joined(separator: ", ") + " FROM (VALUES",
+                                                               types: ["uuid"] + Array(repeating: "text", count: columns.count), count: changedAddresses.count)
+                + ") AS v(id, " + columns.joined(separator: ", ") + ") WHERE a.id = v.id RETURNING a.id::text", values).compactMap { $0[0] })
+            let gone = changedAddresses.filter { !updated.contains($0.addressID!.lowercased()) }
+            if !gone.isEmpty, let campaign {
+                var seq = Int(try connection.execute("SELECT coalesce(max(seq), 0) + 1 FROM campaign_addresses WHERE campaign_id = $1::uuid", [campaign]).first?[0] ?? "1") ?? 1
+                var again: [String?] = []
+                for lead in gone {
+                    let a = lead.address!
+                    again += [lead.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, String(seq)]
+                    seq += 1
+                }
+                nextSeq[campaign] = seq
+                try connection.execute(Self.rows("INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source) VALUES",
+                                                 types: ["uuid", "uuid", "", "", "", "", "", "", "", "int", "'import_list'"], count: gone.count) + " ON CONFLICT (id) DO NOTHING", again)
+            }
+        }
         let changedContacts = leads.filter { $0.action == .update && $0.contactID != nil && $0.contact != nil }
         if !changedContacts.isEmpty {
             var values: [String?] = []
@@ -417,20 +442,20 @@ public final class PostgresDestination: Destination {
             let sets = policy.contactColumns.compactMap { column, fieldPolicy in
                 fieldPolicy.sqlAssignment(current: "c." + column, new: "v." + column).map { "\(column) = \($0)" }
             }
-            try connection.execute(Self.rows("UPDATE contacts AS c SET " + (sets + ["updated_at = now()"]).joined(separator: ", ") + " FROM (VALUES",
-                                             types: ["uuid", "text", "text", "text", "text", "text"], count: changedContacts.count)
-                + ") AS v(id, full_name, phone, email, address, notes) WHERE c.id = v.id", values)
-        }
-        // Each part as the policy of `address` says (never: the rows stay); a blank part wipes nothing.
-        let changedAddresses = leads.filter { $0.action == .update && $0.addressID != nil && $0.address != nil }
-        if !changedAddresses.isEmpty, policy.addressPolicy != .never {
-            var values: [String?] = []
-            for lead in changedAddresses { values += [lead.addressID] + lead.address!.columns.map(\.value) }
-            let columns = changedAddresses[0].address!.columns.map(\.column)
-            let sets = columns.compactMap { column in policy.addressPolicy.sqlAssignment(current: "a." + column, new: "v." + column).map { "\(column) = \($0)" } }
-            try connection.execute(Self.rows("UPDATE campaign_addresses AS a SET " + sets.joined(separator: ", ") + " FROM (VALUES",
-                                             types: ["uuid"] + Array(repeating: "text", count: columns.count), count: changedAddresses.count)
-                + ") AS v(id, " + columns.joined(separator: ", ") + ") WHERE a.id = v.id", values)
+            let updated = Set(try connection.execute(Self.rows("UPDATE contacts AS c SET " + (sets + ["updated_at = now()"]).joined(separator: ", ") + " FROM (VALUES",
+                                                               types: ["uuid", "text", "text", "text", "text", "text"], count: changedContacts.count)
+                + ") AS v(id, full_name, phone, email, address, notes) WHERE c.id = v.id RETURNING c.id::text", values).compactMap { $0[0] })
+            // A contact deleted since it was written (in the FLYR app) is written again under its id.
+            let gone = changedContacts.filter { !updated.contains($0.contactID!.lowercased()) }
+            if !gone.isEmpty {
+                var again: [String?] = []
+                for lead in gone {
+                    let c = lead.contact!
+                    again += [lead.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, lead.addressID, c.notes]
+                }
+                try connection.execute(Self.rows("INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status) VALUES",
+                                                 types: ["uuid", "uuid", "", "", "", "", "uuid", "uuid", "", "'new'"], count: gone.count) + " ON CONFLICT (id) DO NOTHING", again)
+            }
         }
         try connection.execute("COMMIT")
     }

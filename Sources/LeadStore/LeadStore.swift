@@ -509,7 +509,9 @@ public struct StoreTransaction {
     /// columns as `DestinationPolicy.contactColumns`): `overwrite` replaces the value,
     /// `fill_blank` (and `append`: each column holds one value) writes only into an empty column,
     /// `never` leaves the column alone. A blank value never replaces anything.
-    public func updateContact(id: String, _ contact: ContactRecord, policy: DestinationPolicy = DestinationPolicy()) throws {
+    /// - Returns: whether the contact is there (false: deleted since it was written).
+    @discardableResult
+    public func updateContact(id: String, _ contact: ContactRecord, policy: DestinationPolicy = DestinationPolicy()) throws -> Bool {
         let values = contact.columns
         var sets: [String] = []
         var bound: [String?] = []
@@ -519,6 +521,7 @@ public struct StoreTransaction {
             bound.append(values[column] ?? nil)
         }
         try run("UPDATE contacts SET " + (sets + ["updated_at = ?"]).joined(separator: ", ") + " WHERE id = ?", bound + [now, id])
+        return sqlite3_changes(db.sqliteConnection) > 0
     }
 
     public func insertAddress(id: String, campaign: String, _ address: AddressRecord, seq: Int) throws {
@@ -527,11 +530,15 @@ public struct StoreTransaction {
 
     /// Updates a campaign address's columns, each as the policy of `address` says (as
     /// `updateContact` does): a blank part never replaces anything.
-    public func updateAddress(id: String, _ address: AddressRecord, policy: DestinationPolicy = DestinationPolicy()) throws {
+    /// - Returns: whether the address is there (false: deleted since it was written; true
+    /// when `never` leaves it unlooked-at).
+    @discardableResult
+    public func updateAddress(id: String, _ address: AddressRecord, policy: DestinationPolicy = DestinationPolicy()) throws -> Bool {
         let columns = address.columns
         let sets = columns.compactMap { c in policy.addressPolicy.sqlAssignment(current: c.column, new: "?").map { "\(c.column) = \($0)" } }
-        guard !sets.isEmpty else { return }  // never
+        guard !sets.isEmpty else { return true }  // never
         try run("UPDATE campaign_addresses SET " + sets.joined(separator: ", ") + " WHERE id = ?", columns.map(\.value) + [id])
+        return sqlite3_changes(db.sqliteConnection) > 0
     }
 
     public func nextSeq(campaign: String) throws -> Int {

@@ -36,3 +36,54 @@ import Testing
         #expect(RemoteImport.count(again.outcomes, "unchanged") == 2_497 && RemoteImport.count(again.outcomes, "rejected") == 3)
     }
 }
+
+/// A lead whose rows were deleted at the destination since LeadPort wrote them (in the FLYR app,
+/// or by hand) and that changed in the file is written again, under its id, not reported as
+/// updated while nothing is written (found by a new-user trial).
+enum GoneRowsCheck {
+    static func check(_ t: RemoteImport, to destination: String, delete: (String) throws -> Void, count: (String) throws -> Int) throws {
+        #expect(try t.run(try t.list("leads.csv", count: 3), to: destination).result.status == 0)
+        try delete("person2@example.com")
+        #expect(try count("person2@example.com") == 0)
+        let changed = try t.run(try t.list("leads.csv", count: 3) { k, cells in if k == 2 { cells[2] = "617-555-0222" } }, to: destination)
+        #expect(changed.result.status == 0, "\(changed.result.stderr)")
+        #expect(changed.outcomes[3]?[0] == "updated", "\(changed.outcomes)")
+        #expect(try count("person2@example.com") == 1)
+        let again = try t.run(try t.list("leads.csv", count: 3) { k, cells in if k == 2 { cells[2] = "617-555-0222" } }, to: destination)
+        #expect(again.outcomes[3]?[0] == "unchanged")
+    }
+}
+
+extension EmbeddedRefusalTests {
+    @Test func aContactDeletedFromTheFileIsWrittenAgainWhenItChanges() throws {
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let path = t.dir.appendingPathComponent("leads.db").path
+        try GoneRowsCheck.check(t, to: "sqlite:" + path, delete: { email in
+            try DatabaseQueue(path: path).write { db in
+                try db.execute(sql: "DELETE FROM campaign_addresses WHERE id IN (SELECT address_id FROM contacts WHERE email = ?)", arguments: [email])
+                try db.execute(sql: "DELETE FROM contacts WHERE email = ?", arguments: [email])
+            }
+        }, count: { email in
+            try DatabaseQueue(path: path).read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts c JOIN campaign_addresses a ON a.id = c.address_id WHERE c.email = ? AND c.phone = '+16175550222'", arguments: [email]) ?? -1
+                    + (try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts WHERE email = ? AND phone <> '+16175550222'", arguments: [email]) ?? -1)
+            }
+        })
+    }
+}
+
+extension PostgresDestinationTests {
+    @Test func aContactDeletedInTheDatabaseIsWrittenAgainWhenItChanges() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        try GoneRowsCheck.check(t, to: db.url, delete: { email in
+            try db.connection.execute("DELETE FROM campaign_addresses WHERE id IN (SELECT address_id FROM contacts WHERE email = $1)", [email])
+            try db.connection.execute("DELETE FROM contacts WHERE email = $1", [email])
+        }, count: { email in
+            try db.int("SELECT count(*) FROM contacts c JOIN campaign_addresses a ON a.id = c.address_id WHERE c.email = $1 AND c.phone = '+16175550222'", [email])
+                + db.int("SELECT count(*) FROM contacts WHERE email = $1 AND phone <> '+16175550222'", [email])
+        })
+    }
+}

@@ -96,8 +96,16 @@ final class EmbeddedDestination: Destination {
         for lead in leads {
             switch lead.action {
             case .update:
-                if let id = lead.contactID, let contact = lead.contact { try tx.updateContact(id: id, contact, policy: policy) }
-                if let id = lead.addressID, let address = lead.address { try tx.updateAddress(id: id, address, policy: policy) }
+                // A row deleted from the file since it was written is written again, under its
+                // id: the lead is updated, not lost (the ledger would otherwise pass it over
+                // as unchanged for good).
+                if let id = lead.addressID, let address = lead.address, let campaign, !(try tx.updateAddress(id: id, address, policy: policy)) {
+                    newAddresses.append(NewAddress(id: id, campaign: campaign, address: address, seq: seq))
+                    seq += 1
+                }
+                if let id = lead.contactID, let contact = lead.contact, !(try tx.updateContact(id: id, contact, policy: policy)) {
+                    newContacts.append(NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: lead.addressID))
+                }
             case .create:
                 if lead.createsAddress, let campaign, let id = lead.addressID, let address = lead.address {
                     newAddresses.append(NewAddress(id: id, campaign: campaign, address: address, seq: seq))
