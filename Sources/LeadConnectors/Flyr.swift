@@ -53,6 +53,8 @@ enum FlyrPayload {
         h.mix(contact == nil ? nil : "contact")
         if let c = contact {
             h.mix(c.fullName); h.mix(c.phone); h.mix(c.email); h.mix(c.address); h.mix(c.notes)
+            // Only when there is one: a lead without a status hashes as before statuses were sent.
+            if let status = c.status { h.mix("status"); h.mix(status) }
         }
         h.mix(address == nil ? nil : "address")
         if let a = address {
@@ -137,7 +139,7 @@ final class FlyrPlanner {
 /// policies say (`contactColumns`, `addressPolicy`); rows found already in the campaign are
 /// left as they are.
 public enum FlyrPlan {
-    public static let contactColumns = ["full_name", "phone", "email", "address", "notes"]
+    public static let contactColumns = ["full_name", "phone", "email", "address", "notes", "status"]
 
     /// `read(table, columns, ids)` gives the rows of `table` with those ids, by id (only the
     /// rows of changed leads are read).

@@ -393,17 +393,17 @@ public final class PostgresDestination: Destination {
             for k in newContacts {
                 let c = leads[k].contact!
                 if copying {
-                    for value in [leads[k].contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].addressID, c.notes, "new"] { text.value(value) }
+                    for value in [leads[k].contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].addressID, c.notes, c.status ?? "new"] { text.value(value) }
                     text.end()
                 } else {
-                    values += [leads[k].contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].addressID, c.notes]
+                    values += [leads[k].contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].addressID, c.notes, c.status ?? "new"]
                 }
             }
             if copying {
                 try connection.copy("contacts", columns: "id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status", rows: text.bytes)
             } else { try connection.execute(Self.rows("""
                 INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status) VALUES
-                """, types: ["uuid", "uuid", "", "", "", "", "uuid", "uuid", "", "'new'"], count: newContacts.count)
+                """, types: ["uuid", "uuid", "", "", "", "", "uuid", "uuid", "", ""], count: newContacts.count)
                 + " ON CONFLICT (id) DO NOTHING", values) }
         }
         // Each part as the policy of `address` says (never: the rows stay); a blank part wipes
@@ -436,25 +436,25 @@ public final class PostgresDestination: Destination {
             var values: [String?] = []
             for lead in changedContacts {
                 let c = lead.contact!
-                values += [lead.contactID, c.fullName, c.phone, c.email, c.address, c.notes]
+                values += [lead.contactID, c.fullName, c.phone, c.email, c.address, c.notes, c.status]
             }
             // Each column as the mapping's policy says; a blank value never wipes one.
             let sets = policy.contactColumns.compactMap { column, fieldPolicy in
                 fieldPolicy.sqlAssignment(current: "c." + column, new: "v." + column).map { "\(column) = \($0)" }
             }
             let updated = Set(try connection.execute(Self.rows("UPDATE contacts AS c SET " + (sets + ["updated_at = now()"]).joined(separator: ", ") + " FROM (VALUES",
-                                                               types: ["uuid", "text", "text", "text", "text", "text"], count: changedContacts.count)
-                + ") AS v(id, full_name, phone, email, address, notes) WHERE c.id = v.id RETURNING c.id::text", values).compactMap { $0[0] })
+                                                               types: ["uuid", "text", "text", "text", "text", "text", "text"], count: changedContacts.count)
+                + ") AS v(id, full_name, phone, email, address, notes, status) WHERE c.id = v.id RETURNING c.id::text", values).compactMap { $0[0] })
             // A contact deleted since it was written (in the FLYR app) is written again under its id.
             let gone = changedContacts.filter { !updated.contains($0.contactID!.lowercased()) }
             if !gone.isEmpty {
                 var again: [String?] = []
                 for lead in gone {
                     let c = lead.contact!
-                    again += [lead.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, lead.addressID, c.notes]
+                    again += [lead.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, lead.addressID, c.notes, c.status ?? "new"]
                 }
                 try connection.execute(Self.rows("INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status) VALUES",
-                                                 types: ["uuid", "uuid", "", "", "", "", "uuid", "uuid", "", "'new'"], count: gone.count) + " ON CONFLICT (id) DO NOTHING", again)
+                                                 types: ["uuid", "uuid", "", "", "", "", "uuid", "uuid", "", ""], count: gone.count) + " ON CONFLICT (id) DO NOTHING", again)
             }
         }
         try connection.execute("COMMIT")

@@ -280,7 +280,7 @@ public final class SupabaseDestination: Destination {
                 Self.contactColumns(lead.contact!, into: &o)
                 o.set("campaign_id", campaign)
                 o.set("address_id", lead.addressID)
-                o.set("status", "new")
+                o.set("status", lead.contact!.status ?? "new")
             }
             try insert("contacts", columns: "id,user_id,full_name,phone,email,address,notes,campaign_id,address_id,status", body: body, merge: false)
         }

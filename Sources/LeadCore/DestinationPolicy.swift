@@ -107,7 +107,7 @@ extension DestinationPolicy {
     /// field of their name.
     public var contactColumns: [(column: String, policy: FieldPolicy)] {
         [("full_name", update["full_name"] ?? update["first_name"] ?? update["last_name"] ?? .overwrite),
-         ("phone", self[.phone]), ("email", self[.email]), ("address", self[.address]), ("notes", self[.notes])]
+         ("phone", self[.phone]), ("email", self[.email]), ("address", self[.address]), ("notes", self[.notes]), ("status", self[.status])]
     }
 }
 
@@ -119,7 +119,7 @@ extension DestinationPolicy {
 extension ContactRecord {
     /// FLYR's `contacts` columns an update writes, with their values, in the order of
     /// `DestinationPolicy.contactColumns`.
-    public var columns: [String: String?] { ["full_name": fullName, "phone": phone, "email": email, "address": address, "notes": notes] }
+    public var columns: [String: String?] { ["full_name": fullName, "phone": phone, "email": email, "address": address, "notes": notes, "status": status] }
 }
 
 extension AddressRecord {

@@ -8,9 +8,21 @@ public struct ContactRecord: Sendable, Equatable {
     public var email: String?
     public var address: String?
     public var notes: String?
+    /// FLYR's `hot`, `warm`, `cold` or `new`, when the lead's status is one of them (nil: the
+    /// table's default, `new`, on a create, and left as it is on an update).
+    public var status: String?
 
-    public init(fullName: String, phone: String?, email: String?, address: String?, notes: String?) {
-        (self.fullName, self.phone, self.email, self.address, self.notes) = (fullName, phone, email, address, notes)
+    public init(fullName: String, phone: String?, email: String?, address: String?, notes: String?, status: String? = nil) {
+        (self.fullName, self.phone, self.email, self.address, self.notes, self.status) = (fullName, phone, email, address, notes, status)
+    }
+
+    /// FLYR's statuses (the `contacts.status` CHECK).
+    public static let statuses: Set<String> = ["hot", "warm", "cold", "new"]
+
+    /// A lead's status as FLYR keeps it: one of `statuses`, in any case; nil for anything else.
+    public static func flyrStatus(_ text: String?) -> String? {
+        guard let word = text?.trimmed.lowercased(), statuses.contains(word) else { return nil }
+        return word
     }
 }
 

@@ -463,10 +463,10 @@ public struct StoreTransaction {
     public func insertContacts(_ rows: [NewContact]) throws {
         try runRows("""
             INSERT OR FAIL INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, status, notes, created_at, updated_at) VALUES
-            """, "(?,?,?,?,?,?,?,?,'new',?,?,?)", "", count: rows.count) { i, b in
+            """, "(?,?,?,?,?,?,?,?,?,?,?,?)", "", count: rows.count) { i, b in
                 let r = rows[i]
                 b.text(r.id); b.text(r.user); b.text(r.contact.fullName); b.text(r.contact.phone); b.text(r.contact.email)
-                b.text(r.contact.address); b.text(r.campaign); b.text(r.addressID); b.text(r.contact.notes); b.text(now); b.text(now)
+                b.text(r.contact.address); b.text(r.campaign); b.text(r.addressID); b.text(r.contact.status ?? "new"); b.text(r.contact.notes); b.text(now); b.text(now)
             }
     }
 

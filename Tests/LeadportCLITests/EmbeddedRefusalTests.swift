@@ -87,3 +87,47 @@ extension PostgresDestinationTests {
         })
     }
 }
+
+/// The lead's status reaches FLYR's `contacts.status` (hot, warm, cold or new, in any case; any
+/// other word leaves the table's default), on a create and on a change (found by a new-user
+/// trial: every contact was `new`).
+enum StatusCheck {
+    static func check(_ t: RemoteImport, to destination: String, statuses: () throws -> [String: String]) throws {
+        let file = t.dir.appendingPathComponent("status.csv")
+        try "Name,Email,Status\nA One,a1@example.com,HOT\nB Two,b2@example.com, Warm \nC Three,c3@example.com,cold\nD Four,d4@example.com,Open\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let first = try t.run(file, to: destination, extra: ["--preset", "flyr-contacts"])
+        #expect(first.result.status == 0, "\(first.result.stderr)")
+        #expect(try statuses() == ["a1@example.com": "hot", "b2@example.com": "warm", "c3@example.com": "cold", "d4@example.com": "new"])
+        try "Name,Email,Status\nA One,a1@example.com,cold\nB Two,b2@example.com, Warm \nC Three,c3@example.com,\nD Four,d4@example.com,Open\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let second = try t.run(file, to: destination, extra: ["--preset", "flyr-contacts"])
+        #expect(second.outcomes[2]?[0] == "updated" && second.outcomes[3]?[0] == "unchanged" && second.outcomes[5]?[0] == "unchanged", "\(second.outcomes)")
+        // A blank status wipes nothing.
+        #expect(try statuses() == ["a1@example.com": "cold", "b2@example.com": "warm", "c3@example.com": "cold", "d4@example.com": "new"])
+    }
+}
+
+extension EmbeddedRefusalTests {
+    @Test func theStatusReachesTheEmbeddedContacts() throws {
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let path = t.dir.appendingPathComponent("leads.db").path
+        try StatusCheck.check(t, to: "sqlite:" + path) {
+            try DatabaseQueue(path: path).read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT email, status FROM contacts").map { ($0[0] as String, $0[1] as String) })
+            }
+        }
+    }
+}
+
+extension PostgresDestinationTests {
+    @Test func theStatusReachesPostgresContacts() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        try StatusCheck.check(t, to: db.url) {
+            Dictionary(uniqueKeysWithValues: try db.connection.execute("SELECT email, status FROM contacts").map { ($0[0]!, $0[1]!) })
+        }
+    }
+}

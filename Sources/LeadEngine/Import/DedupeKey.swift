@@ -42,6 +42,9 @@ enum ContentHash {
         h.mix(contact.notes)
         h.mix(contact.address)
         h.mix(lead.mailingAddress?.formatted)
+        // Mixed only when there is one, so that a lead without a status hashes as it did before
+        // statuses were written (and is not an update of every row after the upgrade).
+        if let status = contact.status { h.mix("status"); h.mix(status) }
         return String(h.value, radix: 16)
     }
 }

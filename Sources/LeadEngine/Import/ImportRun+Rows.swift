@@ -78,7 +78,7 @@ extension ContactRecord {
     /// FLYR's contact for a lead: named by its name, else its company, email, phone or address.
     init(_ lead: Lead, deliveryLine: String?, formatted: String?) {
         self.init(fullName: lead.fullName ?? lead.company ?? lead.email ?? lead.phone ?? deliveryLine ?? "(no name)",
-                  phone: lead.phone ?? lead.mobile, email: lead.email, address: formatted, notes: lead.notes)
+                  phone: lead.phone ?? lead.mobile, email: lead.email, address: formatted, notes: lead.notes, status: Self.flyrStatus(lead.status))
     }
 
     init(_ lead: Lead) {
