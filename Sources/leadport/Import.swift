@@ -214,7 +214,11 @@ struct Import: ParsableCommand {
             do { try planWriter?.handle(event) } catch { ExitStatus.exit(for: error) }
             reporter.handle(event)
         }.run()
-        if let plan { ExitStatus.printError("plan written to \(plan) and \(PlanWriter.csvPath(plan)); carry it out with: leadport apply \(plan)") }
+        if let plan, let planWriter {
+            ExitStatus.printError(planWriter.incomplete.isEmpty
+                ? "plan written to \(plan) and \(PlanWriter.csvPath(plan)); carry it out with: leadport apply \(plan)"
+                : "plan written to \(plan) is incomplete (\(planWriter.incomplete.joined(separator: ", ")) stopped) and cannot be applied; fix what stopped it and make it again")
+        }
         // Each destination that stopped or failed rows says so; the exit status is the gravest.
         var problems: [any Error] = summary.stopped.map(\.error)
         for destination in summary.destinations where destination.stopped == nil {

@@ -14,6 +14,8 @@ final class PlanWriter: @unchecked Sendable {
     private let json: FileHandle?
     private let csv: CSVWriter?
     private var rowsWritten = 0
+    /// The destinations that stopped while the plan was made (set at the end).
+    private(set) var incomplete: [String] = []
     private let toStdout: Bool
 
     /// `path` nil: the plan goes to stdout. `arguments` are the import's own, to run it again
@@ -29,6 +31,8 @@ final class PlanWriter: @unchecked Sendable {
         }
         json = handle
         csv = try CSVWriter(path: Self.csvPath(path))
+        // Its lines are people's details too: readable by the owner alone, as the plan is.
+        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: Self.csvPath(path))
         try csv?.write(["file", "sheet", "row", "destination", "action", "remote_id", "field", "old", "new"])
         var head = JSONObject()
         head.set("leadport_plan", Self.version)
@@ -57,7 +61,11 @@ final class PlanWriter: @unchecked Sendable {
             guard json != nil else { return }
             var counts = JSONObject()
             for outcome in Outcome.allCases { counts.set(outcome.rawValue, s.counts[outcome] ?? 0) }
-            write("\n],\"counts\":" + counts.text + "}\n")
+            // A destination that stopped while the plan was made left its rows out of it: the
+            // plan says so, and `apply` refuses it.
+            let stopped = s.destinations.filter { $0.stopped != nil }.map(\.name)
+            write("\n],\"counts\":" + counts.text + (stopped.isEmpty ? "" : ",\"incomplete\":" + JSONText.array(stopped)) + "}\n")
+            incomplete = stopped
             try json?.close()
             try csv?.close()
         default: return
@@ -128,6 +136,9 @@ final class PlanWriter: @unchecked Sendable {
 
 /// A plan file read back (`leadport apply`).
 struct PlanFile {
+    /// The options `Import.replayArguments` writes.
+    static let replayed: Set<String> = ["--mapping", "--preset", "--sheet", "--to", "--ledger", "--user", "--campaign", "--region", "--date-order", "--exclude"]
+
     var directory: String
     var arguments: [String]
     var check: PlanCheck
@@ -143,6 +154,14 @@ struct PlanFile {
         guard version == PlanWriter.version else { throw ValidationError("\(path) is a plan of format \(version); this leadport reads format \(PlanWriter.version)") }
         guard let directory = top["directory"] as? String, let arguments = top["arguments"] as? [String], let rows = top["rows"] as? [[String: Any]] else {
             throw ValidationError("\(path) is an incomplete plan (no directory, arguments or rows); was it cut short?")
+        }
+        if let stopped = top["incomplete"] as? [String], !stopped.isEmpty {
+            throw ValidationError("\(path) is incomplete: \(stopped.joined(separator: ", ")) stopped while it was made, and its rows there are not in it; make the plan again")
+        }
+        // A plan carries only the options that choose the rows and where they go; anything
+        // else (an output, --dry-run, another --plan) was not written by LeadPort.
+        for argument in arguments where argument.hasPrefix("--") && !Self.replayed.contains(argument) {
+            throw ValidationError("\(path): its arguments hold \(argument), which no plan carries (was the file edited?); make the plan again")
         }
         (self.directory, self.arguments) = (directory, arguments)
         var planned: [PlanCheck.Key: PlannedRow] = [:]

@@ -127,7 +127,7 @@ final class ProgressReporter: @unchecked Sendable {
         func parts(_ counts: [Outcome: Int]) -> String {
             Outcome.allCases.filter { $0 != .pending || (counts[$0] ?? 0) > 0 }.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ")
         }
-        ExitStatus.printError((s.dryRun ? "dry run, nothing written: " : "") + "\(s.rows) rows in \(String(format: "%.2f", s.seconds)) s: \(parts(s.counts))")
+        ExitStatus.printError((s.dryRun ? "dry run, nothing written: " : "") + "\(s.rows) row\(s.rows == 1 ? "" : "s") in \(String(format: "%.2f", s.seconds)) s: \(parts(s.counts))")
         // With several destinations, each one's own line.
         if s.destinations.count > 1 {
             for d in s.destinations { ExitStatus.printError("  \(d.name): \(parts(d.counts))\(d.stopped == nil ? "" : " (stopped)")") }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LeadStore
 import LeadTesting
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
         let path = t.dir.appendingPathComponent("leads.db").path
         let list = try t.list("leads.csv", count: 2_500)
         // The file first, as LeadPort makes it, then the user's own rule.
-        #expect(try t.run(list, to: "sqlite:" + path, campaign: nil, user: nil, extra: ["--dry-run"]).result.status == 0)
+        try LeadStore(path: path).close()
         let database = try DatabaseQueue(path: path)
         try database.write { db in
             try db.execute(sql: """
@@ -129,5 +130,22 @@ extension PostgresDestinationTests {
         try StatusCheck.check(t, to: db.url) {
             Dictionary(uniqueKeysWithValues: try db.connection.execute("SELECT email, status FROM contacts").map { ($0[0]!, $0[1]!) })
         }
+    }
+}
+
+extension EmbeddedRefusalTests {
+    /// A dry run writes nothing, not even an empty database; a row of spaces is a blank row,
+    /// skipped, not rejected (found by a new-user trial).
+    @Test func aDryRunLeavesNoFileAndARowOfSpacesIsBlank() throws {
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let file = t.dir.appendingPathComponent("spaces.csv")
+        try "Name,Email\nAnn Lee,ann@example.com\n   ,  \nBo Ray,bo@example.com\n".write(to: file, atomically: true, encoding: .utf8)
+        let path = t.dir.appendingPathComponent("never.db").path
+        let dry = try t.run(file, to: "sqlite:" + path, campaign: nil, user: nil, extra: ["--dry-run"])
+        #expect(dry.result.status == 0, "\(dry.result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(dry.outcomes[3]?[0] == "skipped" && dry.outcomes[3]?[1] == "blank row", "\(dry.outcomes)")
+        #expect(dry.outcomes[2]?[0] == "created" && dry.outcomes[4]?[0] == "created")
     }
 }

@@ -130,6 +130,34 @@ import Testing
         #expect(applied.rows[4]?["outcome"] as? String == "created")
     }
 
+    /// A plan someone edited: an output slipped into its arguments is refused as a whole, a
+    /// value changed in it refuses its row; a plan made while a destination was stopped is
+    /// marked incomplete and cannot be applied; the CSV beside it is its owner's alone.
+    @Test func editedOrIncompletePlansAreRefused() throws {
+        defer { t.remove() }
+        _ = try t.list("leads.csv", count: 2)
+        #expect(try leadport(["import", "leads.csv", "--plan", "plan.json"]).result.status == 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: t.dir.appendingPathComponent("plan.csv").path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let original = try String(contentsOf: t.dir.appendingPathComponent("plan.json"), encoding: .utf8)
+        try original.replacingOccurrences(of: "\"--ledger\"", with: "\"--export\",\"/tmp/leak.csv\",\"--ledger\"")
+            .write(to: t.dir.appendingPathComponent("plan.json"), atomically: true, encoding: .utf8)
+        let slipped = try leadport(["apply", "plan.json"])
+        #expect(slipped.result.status == 2 && slipped.result.stderr.contains("--export, which no plan carries"), "\(slipped.result.stderr)")
+        try original.replacingOccurrences(of: "\"contacts.full_name\":\"Person 2 Lee\"", with: "\"contacts.full_name\":\"HACKED\"")
+            .write(to: t.dir.appendingPathComponent("plan.json"), atomically: true, encoding: .utf8)
+        let edited = try leadport(["apply", "plan.json"])
+        #expect(edited.result.status == 3, "\(edited.result.stderr)")
+        #expect(edited.rows[2]?["outcome"] as? String == "created")
+        #expect((edited.rows[3]?["reason"] as? String ?? "").contains("was the plan edited?"), "\(edited.rows)")
+
+        let stopped = try leadport(["import", "leads.csv", "--to", "hubspot", "--ledger", "other.db", "--plan", "stopped.json"],
+                                   environment: ["HUBSPOT_TOKEN": "pat-x", "HUBSPOT_BASE_URL": "http://127.0.0.1:\(LocalServer.closedPort())"])
+        #expect(stopped.result.stderr.contains("is incomplete"), "\(stopped.result.stderr)")
+        let refused = try leadport(["apply", "stopped.json"])
+        #expect(refused.result.status == 2 && refused.result.stderr.contains("hubspot stopped while it was made"), "\(refused.result.stderr)")
+    }
+
     @Test func applyExplainsAFileThatIsNotAPlan() throws {
         defer { t.remove() }
         try "{\"rows\": []}".write(to: t.dir.appendingPathComponent("x.json"), atomically: true, encoding: .utf8)

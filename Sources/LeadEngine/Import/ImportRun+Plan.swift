@@ -39,15 +39,21 @@ public struct PlanCheck: Sendable {
     static func conflict(_ planned: PlannedRow, now: FieldSnapshot?, destination: String) -> String? {
         guard let then = planned.fields, let now else { return nil }
         switch (then.before, now.before) {
-        case (nil, nil): return nil
+        case (nil, nil): break
         case (nil, _?): return "\(destination) has had a record of this lead since the plan was made (it was to be created): make a new plan"
         case (_?, nil): return "the record at \(destination) is gone since the plan was made: make a new plan"
         case (let old?, let new?):
             let fields = Set(old.keys).union(new.keys).union(then.after.keys).sorted()
-            guard let field = fields.first(where: { old[$0] != new[$0] }) else { return nil }
-            func shown(_ value: String?) -> String { value.map { "\"\($0)\"" } ?? "empty" }
-            return "changed at \(destination) since the plan was made: \(field) was \(shown(old[field])), now \(shown(new[field])); make a new plan"
+            if let field = fields.first(where: { old[$0] != new[$0] }) {
+                func shown(_ value: String?) -> String { value.map { "\"\($0)\"" } ?? "empty" }
+                return "changed at \(destination) since the plan was made: \(field) was \(shown(old[field])), now \(shown(new[field])); make a new plan"
+            }
         }
+        // The same lead over the same record writes what the plan said, unless the plan was edited.
+        if let field = Set(then.after.keys).union(now.after.keys).sorted().first(where: { then.after[$0] != now.after[$0] }) {
+            return "the plan's \(field) is not what the file's row would write (was the plan edited?): make a new plan"
+        }
+        return nil
     }
 }
 

@@ -24,7 +24,8 @@ extension ImportRun {
         let hash = hashed(lanes[0])
         let otherHashes = lanes.dropFirst().map(hashed)
         var outcome: Outcome?, reason: String?, stage: RejectStage?
-        if row.isBlank {
+        // Cells of spaces alone (`   ,  ,`) are as blank as empty ones.
+        if row.isBlank || row.cells.allSatisfy({ $0.trimmed.isEmpty }) {
             (outcome, reason) = (.skipped, "blank row")
         } else if let (rejectedAt, why) = rejection(lead, plan: plan) {
             (outcome, reason, stage) = (.rejected, why, rejectedAt)

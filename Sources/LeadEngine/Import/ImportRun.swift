@@ -114,7 +114,8 @@ public final class ImportRun: @unchecked Sendable {
             try files.map { try openRowReader(path: $0, options: readerOptions).count().rows }
         } : nil
         defer { _ = try? counted?.value() }
-        let store = try LeadStore(path: options.databasePath)
+        // A dry run leaves no file behind: a database that is not there yet is made in memory.
+        let store = try LeadStore(path: options.dryRun && !FileManager.default.fileExists(atPath: options.databasePath) ? ":memory:" : options.databasePath)
         defer { try? store.close() }
         for lane in lanes { lane.ledgerWasEmpty = !(try store.hasLedger(destination: lane.ledgerName)) }
         // For one remote destination, rows are hashed as they come: a row the ledger has seen as
