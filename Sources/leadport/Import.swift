@@ -209,11 +209,22 @@ struct Import: ParsableCommand {
         for file in files { ReaderNote.print(readerNote(path: file)) }
         // A dry run's plan: on stdout, or in the --plan file.
         let planWriter = options.dryRun ? try PlanWriter(path: plan, arguments: replayArguments) : nil
+        // Applying a plan: its rows not met in the file (moved, deleted, their sheet renamed).
+        var unmet = Set(check?.rows.keys.map { $0 } ?? [])
         let summary = try ImportRun(options: options) { event in
             // A plan that cannot be written ends the run: the dry run is for it.
             do { try planWriter?.handle(event) } catch { ExitStatus.exit(for: error) }
+            if !unmet.isEmpty, case .row(let r) = event {
+                unmet.remove(PlanCheck.Key(destination: r.destination, file: r.location.file, sheet: r.location.sheet, row: r.location.row))
+            }
             reporter.handle(event)
         }.run()
+        if !unmet.isEmpty {
+            let first = unmet.sorted { ($0.file, $0.sheet, $0.row) < ($1.file, $1.sheet, $1.row) }.first!
+            ExitStatus.printError("leadport: \(unmet.count) row\(unmet.count == 1 ? "" : "s") of the plan \(unmet.count == 1 ? "was" : "were") not found in the file "
+                                  + "(the first: row \(first.row) of \(first.file)\(first.sheet.isEmpty ? "" : " [\(first.sheet)]") for \(first.destination)): moved, deleted, or its sheet renamed; "
+                                  + "nothing was done for them: make a new plan")
+        }
         if let plan, let planWriter {
             ExitStatus.printError(planWriter.incomplete.isEmpty
                 ? "plan written to \(plan) and \(PlanWriter.csvPath(plan)); carry it out with: leadport apply \(plan)"
@@ -234,7 +245,7 @@ struct Import: ParsableCommand {
             }
             throw last
         }
-        if (summary.counts[.rejected] ?? 0) > 0 { throw ExitCode(3) }
+        if (summary.counts[.rejected] ?? 0) > 0 || !unmet.isEmpty { throw ExitCode(3) }
     }
 }
 

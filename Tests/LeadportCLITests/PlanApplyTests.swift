@@ -158,6 +158,19 @@ import Testing
         #expect(refused.result.status == 2 && refused.result.stderr.contains("hubspot stopped while it was made"), "\(refused.result.stderr)")
     }
 
+    /// Rows of the plan the file no longer has where the plan saw them are named, and the exit
+    /// status says so, rather than nothing being said.
+    @Test func plannedRowsMissingFromTheFileAreReported() throws {
+        defer { t.remove() }
+        _ = try t.list("leads.csv", count: 3)
+        #expect(try leadport(["import", "leads.csv", "--plan", "plan.json"]).result.status == 0)
+        _ = try t.list("leads.csv", count: 2)
+        let applied = try leadport(["apply", "plan.json"])
+        #expect(applied.result.status == 3, "\(applied.result.stderr)")
+        #expect(applied.result.stderr.contains("1 row of the plan was not found in the file (the first: row 4 of leads.csv"), "\(applied.result.stderr)")
+        #expect(applied.rows[2]?["outcome"] as? String == "created" && applied.rows[3]?["outcome"] as? String == "created")
+    }
+
     @Test func applyExplainsAFileThatIsNotAPlan() throws {
         defer { t.remove() }
         try "{\"rows\": []}".write(to: t.dir.appendingPathComponent("x.json"), atomically: true, encoding: .utf8)
