@@ -22,10 +22,15 @@ public struct DestinationCapabilities: Sendable, Equatable {
     /// the answers are recorded, and the two are committed together — a run killed between
     /// them loses both, so nothing needs sending twice. A failure of such a write fails the run.
     public var writesWithLedger: Bool
+    /// Whether its records belong to one campaign (FLYR's tables: a campaign's addresses and
+    /// contacts): the ledger then knows a lead per campaign, so the same list imported into a
+    /// second campaign fills that campaign too. A CRM's contact is one whatever the campaign.
+    public var campaignScoped: Bool
 
-    public init(largestBatch: Int, remoteDedupeKeys: [String] = [], requests: Int, per: Double, upserts: Bool, writesWithLedger: Bool = false) {
+    public init(largestBatch: Int, remoteDedupeKeys: [String] = [], requests: Int, per: Double, upserts: Bool, writesWithLedger: Bool = false,
+                campaignScoped: Bool = false) {
         (self.largestBatch, self.remoteDedupeKeys, self.requests, self.per, self.upserts) = (max(1, largestBatch), remoteDedupeKeys, requests, per, upserts)
-        self.writesWithLedger = writesWithLedger
+        (self.writesWithLedger, self.campaignScoped) = (writesWithLedger, campaignScoped)
     }
 }
 

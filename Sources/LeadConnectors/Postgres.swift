@@ -215,7 +215,7 @@ public final class PostgresDestination: Destination {
     public let name: String
     public let ledgerName: String
     /// A thousand rows per statement: 12 parameters a row stays under PostgreSQL's 65,535.
-    public let capabilities = DestinationCapabilities(largestBatch: 1000, requests: 1_000_000, per: 1, upserts: true)
+    public let capabilities = DestinationCapabilities(largestBatch: 1000, requests: 1_000_000, per: 1, upserts: true, campaignScoped: true)
     public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String { FlyrPayload.hasher }
     private let connection: PostgresConnection
     /// `prepare` (which may read the campaign's rows) and `send` are called from different

@@ -71,7 +71,7 @@ public final class SupabaseDestination: Destination {
     /// Supabase publishes no request budget for its REST API; 50 a second keeps well inside
     /// what a project's API gateway takes, and 500 rows a request stays inside the 8-second
     /// statement timeout (crm-apis.md §4.4).
-    public static let capabilities = DestinationCapabilities(largestBatch: 500, requests: 50, per: 1, upserts: true)
+    public static let capabilities = DestinationCapabilities(largestBatch: 500, requests: 50, per: 1, upserts: true, campaignScoped: true)
 
     public let name: String
     public let ledgerName: String

@@ -386,6 +386,24 @@ public final class LeadStore: @unchecked Sendable {
         }
     }
 
+    /// Which of these embedded remote ids (`contact|a:address`, either alone) name rows of
+    /// `campaign`: its address, else its contact.
+    public func inCampaign(_ campaign: String, remoteIDs: [String]) throws -> Set<String> {
+        guard !remoteIDs.isEmpty else { return [] }
+        return try db.read { db in
+            var found: Set<String> = []
+            for remoteID in remoteIDs {
+                var contact: String?, address: String?
+                for part in remoteID.split(separator: "|") {
+                    if part.hasPrefix("a:") { address = String(part.dropFirst(2)) } else { contact = String(part) }
+                }
+                let sql = address != nil ? "SELECT 1 FROM campaign_addresses WHERE id = ? AND campaign_id = ?" : "SELECT 1 FROM contacts WHERE id = ? AND campaign_id = ?"
+                if try Int.fetchOne(db, sql: sql, arguments: [address ?? contact, campaign]) != nil { found.insert(remoteID) }
+            }
+            return found
+        }
+    }
+
     /// Rows of a table, for tests and `make demo`.
     public func count(_ table: String) throws -> Int {
         try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }

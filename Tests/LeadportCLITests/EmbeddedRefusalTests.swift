@@ -149,3 +149,64 @@ extension EmbeddedRefusalTests {
         #expect(dry.outcomes[2]?[0] == "created" && dry.outcomes[4]?[0] == "created")
     }
 }
+
+/// The same list imported into a second campaign fills that campaign too, and a rerun into
+/// either sends nothing (found by a new-user trial: campaign B stayed empty).
+enum SecondCampaignCheck {
+    static func check(_ t: RemoteImport, to destination: String, count: (String) throws -> Int) throws {
+        let list = try t.list("leads.csv", count: 4)
+        #expect(try t.run(list, to: destination, campaign: "Spring farm").result.status == 0)
+        let second = try t.run(list, to: destination, campaign: "Fall farm")
+        #expect(second.result.status == 0, "\(second.result.stderr)")
+        #expect(RemoteImport.count(second.outcomes, "created") == 4, "\(second.outcomes)")
+        #expect(try count("Spring farm") == 4 && count("Fall farm") == 4)
+        #expect(RemoteImport.count(try t.run(list, to: destination, campaign: "Spring farm").outcomes, "unchanged") == 4)
+        #expect(RemoteImport.count(try t.run(list, to: destination, campaign: "Fall farm").outcomes, "unchanged") == 4)
+        #expect(try count("Spring farm") == 4 && count("Fall farm") == 4)
+    }
+}
+
+extension EmbeddedRefusalTests {
+    @Test func theSameListFillsASecondCampaignOfTheEmbeddedDatabase() throws {
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let path = t.dir.appendingPathComponent("leads.db").path
+        try SecondCampaignCheck.check(t, to: "sqlite:" + path) { name in
+            try DatabaseQueue(path: path).read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM campaign_addresses a JOIN campaigns c ON c.id = a.campaign_id WHERE c.name = ?", arguments: [name]) ?? -1
+            }
+        }
+    }
+}
+
+extension PostgresDestinationTests {
+    @Test func theSameListFillsASecondCampaignInPostgres() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        try SecondCampaignCheck.check(t, to: db.url) { name in
+            try db.int("SELECT count(*) FROM campaign_addresses a JOIN campaigns c ON c.id = a.campaign_id WHERE c.name = $1", [name])
+        }
+    }
+}
+
+extension EmbeddedRefusalTests {
+    /// A ledger written before keys carried their campaign still knows its leads: a rerun into
+    /// the same campaign adds nothing, and the list goes into another campaign whole.
+    @Test func aLedgerOfKeysWithoutTheirCampaignStillKnowsItsLeads() throws {
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let path = t.dir.appendingPathComponent("leads.db").path
+        let list = try t.list("leads.csv", count: 5)
+        #expect(try t.run(list, to: "sqlite:" + path).result.status == 0)
+        let database = try DatabaseQueue(path: path)
+        try database.write { db in
+            try db.execute(sql: "UPDATE leadport_ledger SET dedupe_key = substr(dedupe_key, 1, instr(dedupe_key, '@campaign:') - 1), row_hash = NULL WHERE dedupe_key LIKE '%@campaign:%'")
+        }
+        let again = try t.run(list, to: "sqlite:" + path)
+        #expect(RemoteImport.count(again.outcomes, "unchanged") == 5, "\(again.outcomes)")
+        let other = try t.run(list, to: "sqlite:" + path, campaign: "Fall farm")
+        #expect(RemoteImport.count(other.outcomes, "created") == 5, "\(other.outcomes)")
+        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM contacts") } == 10)
+    }
+}

@@ -61,7 +61,7 @@ extension ImportRun {
         var outbound: [OutboundLead] = []
         var rows: [Int] = []
         for k in batch.indices where batch[k].outcome == nil {
-            let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
+            let key = lane.ledgerKey(batch[k].key, batch[k].lead.source)
             let entry = known[key]
             if let entry, entry.contentHash == batch[k].hash {
                 batch[k].outcome = .unchanged
@@ -166,7 +166,21 @@ extension ImportRun {
     /// keeps a key from coming twice within the run.
     func knownLeads(_ batch: [Pending], lane: Lane, store: LeadStore) throws -> [String: LeadStore.LedgerEntry] {
         if lane.ledgerWasEmpty { return [:] }
-        return try store.ledger(destination: lane.ledgerName, keys: batch.compactMap { $0.outcome == nil ? Pending.ledgerKey($0.key, $0.lead.source) : nil })
+        var known = try store.ledger(destination: lane.ledgerName, keys: batch.compactMap { $0.outcome == nil ? lane.ledgerKey($0.key, $0.lead.source) : nil })
+        // Ledgers written before keys had their campaign know a lead by its own key alone: such
+        // an entry stands for this campaign's lead when the rows it names are this campaign's
+        // (the embedded database's own; a remote one's `prepare` finds them there itself).
+        guard lane.writesWithLedger, lane.destination.capabilities.campaignScoped, let campaign = lane.campaign else { return known }
+        var legacy: [String: String] = [:]
+        for pending in batch where pending.outcome == nil {
+            let scoped = lane.ledgerKey(pending.key, pending.lead.source)
+            if known[scoped] == nil { legacy[Pending.ledgerKey(pending.key, pending.lead.source)] = scoped }
+        }
+        guard !legacy.isEmpty else { return known }
+        let old = try store.ledger(destination: lane.ledgerName, keys: Array(legacy.keys))
+        let ours = try store.inCampaign(campaign, remoteIDs: old.values.map(\.remoteID))
+        for (key, entry) in old where ours.contains(entry.remoteID) { known[legacy[key]!] = entry }
+        return known
     }
 
     /// The second half for a destination written with the ledger (`writesWithLedger`), on the

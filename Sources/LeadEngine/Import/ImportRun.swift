@@ -52,6 +52,15 @@ public final class ImportRun: @unchecked Sendable {
         private let lock = NSLock()
         private var stoppedBy: (any Error)?
 
+        /// The key the ledger knows a row by at this destination: the row's own
+        /// (`Pending.ledgerKey`), and for a destination whose records belong to a campaign, the
+        /// campaign's (`@campaign:ID`).
+        func ledgerKey(_ key: String?, _ source: SourceLocation) -> String {
+            let own = Pending.ledgerKey(key, source)
+            guard destination.capabilities.campaignScoped, let campaign else { return own }
+            return own + "@campaign:" + campaign
+        }
+
         init(index: Int, destination: any Destination) {
             (self.index, self.name, self.ledgerName, self.destination) = (index, destination.name, destination.ledgerName, destination)
             hasher = destination.contentHasher
@@ -234,7 +243,9 @@ public final class ImportRun: @unchecked Sendable {
                 }
                 leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices)) { [known] i in
                     if let (key, remoteID) = known[hashes[i]] {
-                        return Pending(lead: Lead(source: rows[i].location), cells: rows[i].cells, key: key, hash: "",
+                        // The row's own key, without its campaign's (`Lane.ledgerKey`), for the in-file dedupe.
+                        let own = key.range(of: "@campaign:", options: .backwards).map { String(key[..<$0.lowerBound]) } ?? key
+                        return Pending(lead: Lead(source: rows[i].location), cells: rows[i].cells, key: own, hash: "",
                                        contact: ContactRecord(fullName: "", phone: nil, email: nil, address: nil, notes: nil),
                                        outcome: .unchanged, remoteID: remoteID, passedOver: true)
                     }
