@@ -70,22 +70,25 @@ enum FlyrPayload {
 /// before it recorded what it had sent) take those rows' ids instead of new ones. A lead all
 /// of whose rows are there is an update of them when they hold other values than it would
 /// write (under the field policies), and is left alone when they hold the same.
-final class FlyrPlanner {
-    typealias Read = (_ table: String, _ columns: [String], _ ids: [String]) throws -> [String: [String: String]]
+public final class FlyrPlanner {
+    public typealias Read = (_ table: String, _ columns: [String], _ ids: [String]) throws -> [String: [String: String]]
     private let ledgerName: String
     private let load: (String) throws -> FlyrIndex
     private let read: Read
+    /// A new row's id (`contact` or `address`); by default fixed by the lead (`FlyrID.stable`).
+    private let newID: ((OutboundLead, String) -> String)?
     private var index: (campaign: String, rows: FlyrIndex)?
 
     /// `load` reads a campaign's rows, once per campaign and only when a batch has new leads;
     /// `read` the values of rows found there.
-    init(ledgerName: String, load: @escaping (String) throws -> FlyrIndex, read: @escaping Read) {
+    public init(ledgerName: String, load: @escaping (String) throws -> FlyrIndex, read: @escaping Read, newID: ((OutboundLead, String) -> String)? = nil) {
         self.ledgerName = ledgerName
         self.load = load
         self.read = read
+        self.newID = newID
     }
 
-    func prepare(_ leads: inout [OutboundLead], campaign: String?, policy: DestinationPolicy) throws {
+    public func prepare(_ leads: inout [OutboundLead], campaign: String?, policy: DestinationPolicy) throws {
         guard leads.contains(where: { $0.action == .create }) else { return }
         var known = FlyrIndex()
         if let campaign {
@@ -100,7 +103,7 @@ final class FlyrPlanner {
                 if !known.addresses.isEmpty, let found = known.address(address) {
                     leads[k].addressID = found
                 } else {
-                    leads[k].addressID = FlyrID.stable(ledgerName, scope, leads[k].key, "address")
+                    leads[k].addressID = newID?(leads[k], "address") ?? FlyrID.stable(ledgerName, scope, leads[k].key, "address")
                     leads[k].createsAddress = true
                 }
             }
@@ -108,7 +111,7 @@ final class FlyrPlanner {
                 if campaign != nil, !known.contacts.isEmpty, let found = known.contact(contact) {
                     leads[k].contactID = found
                 } else {
-                    leads[k].contactID = FlyrID.stable(ledgerName, scope, leads[k].key, "contact")
+                    leads[k].contactID = newID?(leads[k], "contact") ?? FlyrID.stable(ledgerName, scope, leads[k].key, "contact")
                     leads[k].createsContact = true
                 }
             }

@@ -386,6 +386,17 @@ public final class LeadStore: @unchecked Sendable {
         }
     }
 
+    /// A campaign's rows, by what they are recognised by: its addresses' house number, street
+    /// and ZIP, and its contacts' email and phone.
+    public func campaignRows(_ campaign: String) throws -> (addresses: [(id: String, house: String?, street: String?, postal: String?)],
+                                                            contacts: [(id: String, email: String?, phone: String?)]) {
+        try db.read { db in
+            (try Row.fetchAll(db, sql: "SELECT id, house_number, street_name, postal_code FROM campaign_addresses WHERE campaign_id = ?", arguments: [campaign])
+                .map { ($0[0], $0[1], $0[2], $0[3]) },
+             try Row.fetchAll(db, sql: "SELECT id, email, phone FROM contacts WHERE campaign_id = ?", arguments: [campaign]).map { ($0[0], $0[1], $0[2]) })
+        }
+    }
+
     /// Which of these embedded remote ids (`contact|a:address`, either alone) name rows of
     /// `campaign`: its address, else its contact.
     public func inCampaign(_ campaign: String, remoteIDs: [String]) throws -> Set<String> {

@@ -210,3 +210,28 @@ extension EmbeddedRefusalTests {
         #expect(try database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM contacts") } == 10)
     }
 }
+
+extension EmbeddedRefusalTests {
+    /// Rows a campaign of the embedded database has already (added by hand, not in the ledger)
+    /// are found by address and email, as at every FLYR destination: not added twice.
+    @Test func rowsAlreadyInTheEmbeddedCampaignAreFoundNotAddedTwice() throws {
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let path = t.dir.appendingPathComponent("leads.db").path
+        #expect(try t.run(try t.list("first.csv", count: 1), to: "sqlite:" + path).result.status == 0)
+        let database = try DatabaseQueue(path: path)
+        try database.write { db in
+            let campaign: String = try String.fetchOne(db, sql: "SELECT id FROM campaigns")!
+            try db.execute(sql: "INSERT INTO campaign_addresses (id, campaign_id, address, house_number, street_name, postal_code, source) VALUES ('a-hand', ?, '2 MAIN ST', '2', 'MAIN ST', '02134', 'map')",
+                           arguments: [campaign])
+            try db.execute(sql: "INSERT INTO contacts (id, user_id, full_name, email, campaign_id, address_id) VALUES ('c-hand', ?, 'Person 2 Lee', 'person2@example.com', ?, 'a-hand')",
+                           arguments: [TestPostgres.user, campaign])
+        }
+        let run = try t.run(try t.list("leads.csv", count: 3), to: "sqlite:" + path, ledger: "other.db")
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(run.outcomes[3]?[0] == "updated" && run.outcomes[3]?[2] == "c-hand|a:a-hand", "\(run.outcomes)")
+        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM contacts WHERE email = 'person2@example.com'") } == 1)
+        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM campaign_addresses WHERE house_number = '2'") } == 1)
+        #expect(try database.read { try String.fetchOne($0, sql: "SELECT phone FROM contacts WHERE id = 'c-hand'") } == "+16175550002")
+    }
+}

@@ -55,9 +55,11 @@ final class EmbeddedDestination: Destination {
         return found.map { CampaignMatch(id: $0.id, owner: $0.owner) }
     }
 
-    /// New leads get new ids. Nothing is looked up: the ledger is this database's own, so a lead
-    /// it does not know is not here.
+    /// New leads get new ids; with a campaign, a lead new to the ledger whose rows the campaign
+    /// has already (added by hand, or by another list whose key for the lead differed) takes
+    /// them, as for every FLYR destination (`FlyrPlanner`).
     func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+        guard campaign == nil else { return try planner.prepare(&leads, campaign: campaign, policy: policy) }
         for k in leads.indices where leads[k].action == .create {
             if leads[k].address != nil {
                 leads[k].addressID = ids.next()
@@ -69,6 +71,17 @@ final class EmbeddedDestination: Destination {
             }
         }
     }
+
+    /// New rows get new ids (time-ordered: they go in at the end of the tables' indexes).
+    private lazy var planner = FlyrPlanner(ledgerName: ledgerName, load: { [unowned self] campaign in
+        let rows = try self.opened.campaignRows(campaign)
+        var index = FlyrIndex()
+        for a in rows.addresses { index.addAddress(id: a.id, house: a.house, street: a.street, postal: a.postal) }
+        for c in rows.contacts { index.addContact(id: c.id, email: c.email, phone: c.phone) }
+        return index
+    },
+                                           read: { [unowned self] table, columns, ids in try self.opened.rows(table, columns: columns, ids: ids) },
+                                           newID: { [ids] _, _ in ids.next() })
 
     /// Into the store's open transaction: the new rows together, a few dozen per statement
     /// (addresses first, since contacts refer to them), and each changed lead's rows as the
