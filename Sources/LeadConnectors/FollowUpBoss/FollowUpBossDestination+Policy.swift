@@ -108,10 +108,20 @@ extension FollowUpBossDestination {
         case .fillBlank: return held?.isEmpty == true ? new : []
         case .append:
             guard let held else { return [] }
-            let have = Set(held.map { $0.value.lowercased() })
-            let added = new.filter { !have.contains($0.value.lowercased()) }
+            let have = Set(held.map { Self.comparable($0.value) })
+            let added = new.filter { !have.contains(Self.comparable($0.value)) }
             return added.isEmpty ? [] : held + added
         }
+    }
+
+    /// A contact point as compared for `append`: an email in lower case; a phone by its digits,
+    /// the last ten of a North American number (`(617) 555-0100` is `+16175550100`), so a number
+    /// the person has in another format is not added twice.
+    static func comparable(_ value: String) -> String {
+        guard !value.contains("@") else { return value.lowercased() }
+        let digits = value.filter(\.isNumber)
+        guard digits.count >= 7 else { return value.lowercased() }
+        return digits.count == 11 && digits.hasPrefix("1") ? String(digits.dropFirst()) : digits
     }
 
     static func filled(_ text: String?) -> Bool { !(text?.trimmingCharacters(in: .whitespaces).isEmpty ?? true) }
