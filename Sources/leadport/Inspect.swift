@@ -136,7 +136,12 @@ enum InspectionText {
         let nameWidth = min(28, i.columns.map { $0.name.count + 2 }.max() ?? 4)
         for c in i.columns {
             let name = "\"\(c.name)\"".padded(to: nameWidth)
-            let field = c.suggestedField.map { "→ \($0) (\(String(format2: c.confidence)), \(c.reason))" } ?? "→ (unmapped)"
+            // A guess below the threshold is shown as what it is: import leaves the column out.
+            let field = c.suggestedField.map { suggested in
+                c.confidence < AutoMapper.threshold
+                    ? "→ (not mapped: \(suggested)? \(String(format2: c.confidence)) is below \(String(format2: AutoMapper.threshold)), \(c.reason); map it in a mapping file)"
+                    : "→ \(suggested) (\(String(format2: c.confidence)), \(c.reason))"
+            } ?? "→ (unmapped)"
             let kind = c.kind.padded(to: 7)
             let samples = c.samples.map { "\"\($0)\"" }.joined(separator: ", ")
             lines.append("  \(c.letters.padded(to: 3)) \(name) \(kind) \(field)  e.g. \(samples)")

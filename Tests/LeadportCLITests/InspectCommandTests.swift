@@ -99,3 +99,18 @@ import Testing
         #expect(cat.stdout == "[\"Name\",\"Email\"]\n[\"Ann\",\"ann@example.com\"]\n[\"Bob\",\"bob@example.com\"]\n")
     }
 }
+
+extension InspectCommandTests {
+    /// A guess below the threshold is not shown as mapped: import leaves that column out (new-user
+    /// trial: a street address column shown "→ address" was dropped).
+    @Test func aGuessBelowTheThresholdIsShownAsNotMapped() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-inspect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("list.csv")
+        try "Name,Property,Email\nAnn Lee,12 Main St Boston,ann@example.com\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = try Leadport.run(["inspect", file.path])
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("\"Property\"") })
+        #expect(line.contains("(not mapped: address?") && line.contains("is below 0.70") && !line.contains("→ address ("), "\(line)")
+    }
+}
