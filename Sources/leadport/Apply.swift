@@ -45,13 +45,13 @@ struct Apply: ParsableCommand {
         }
         arguments += ["--progress", progress.rawValue]
         guard FileManager.default.changeCurrentDirectoryPath(file.directory) else {
-            throw ValidationError("the plan was made in \(file.directory), which is not there any more; make a new plan")
+            throw PlanError("the plan was made in \(file.directory), which is not there any more; make a new plan")
         }
         let command: Import
         do {
             command = try Import.parse(arguments)
         } catch {
-            throw ValidationError("the plan's import cannot be run again (\(Import.message(for: error))); make a new plan")
+            throw PlanError("the plan's import cannot be run again (\(Import.message(for: error))); make a new plan")
         }
         try command.run(applying: file.check)
     }

@@ -43,7 +43,7 @@ struct Import: ParsableCommand {
     @Option(help: ArgumentHelp("The FLYR user the rows belong to (contacts' user_id, a new campaign's owner). With a Supabase user's token, that user.", valueName: "uuid"))
     var user: String?
 
-    @Option(help: ArgumentHelp("Campaign id or name; created when no campaign has it.", valueName: "id|name"))
+    @Option(help: ArgumentHelp("The campaign: a name (created when no campaign has it) or an id (a UUID, which must exist).", valueName: "id|name"))
     var campaign: String?
 
     @Option(help: "Default phone region (ISO 3166 code). Default: the mapping's, else US.")

@@ -27,7 +27,7 @@ final class PlanWriter: @unchecked Sendable {
             return
         }
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]), let handle = FileHandle(forWritingAtPath: path) else {
-            throw ValidationError("cannot write the plan to \(path)")
+            throw PlanError("cannot write the plan to \(path)")
         }
         json = handle
         csv = try CSVWriter(path: Self.csvPath(path))
@@ -165,40 +165,49 @@ struct PlanFile {
 
     init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("cannot read the plan \(path): \(FileManager.default.fileExists(atPath: path) ? "it is not readable" : "there is no such file")")
+            throw PlanError("cannot read the plan \(path): \(FileManager.default.fileExists(atPath: path) ? "it is not readable" : "there is no such file")")
         }
-        guard !data.isEmpty else { throw ValidationError("\(path) is empty: make the plan again with leadport import … --plan \(path)") }
+        guard !data.isEmpty else { throw PlanError("\(path) is empty: make the plan again with leadport import … --plan \(path)") }
         let top: Document
         do {
             top = try JSONDecoder().decode(Document.self, from: data)
         } catch {
             let cut = String(decoding: data.prefix(20), as: UTF8.self).hasPrefix("{\"leadport_plan\"")
-            throw ValidationError(cut ? "\(path) is a plan cut short (its import did not finish?): make it again"
+            throw PlanError(cut ? "\(path) is a plan cut short (its import did not finish?): make it again"
                                       : "\(path) is not a plan: it is not JSON of a plan's shape (make one with leadport import … --plan FILE.json)")
         }
-        guard let version = top.leadport_plan else { throw ValidationError("\(path) is not a LeadPort plan (no \"leadport_plan\" key)") }
-        guard version == PlanWriter.version else { throw ValidationError("\(path) is a plan of format \(version); this leadport reads format \(PlanWriter.version)") }
+        guard let version = top.leadport_plan else { throw PlanError("\(path) is not a LeadPort plan (no \"leadport_plan\" key)") }
+        guard version == PlanWriter.version else { throw PlanError("\(path) is a plan of format \(version); this leadport reads format \(PlanWriter.version)") }
         guard let directory = top.directory, let arguments = top.arguments, let rows = top.rows else {
-            throw ValidationError("\(path) is an incomplete plan (no directory, arguments or rows); was it cut short?")
+            throw PlanError("\(path) is an incomplete plan (no directory, arguments or rows); was it cut short?")
         }
         if let stopped = top.incomplete, !stopped.isEmpty {
-            throw ValidationError("\(path) is incomplete: \(stopped.joined(separator: ", ")) stopped while it was made, and its rows there are not in it; make the plan again")
+            throw PlanError("\(path) is incomplete: \(stopped.joined(separator: ", ")) stopped while it was made, and its rows there are not in it; make the plan again")
         }
         // A plan carries only the options that choose the rows and where they go; anything
         // else (an output, --dry-run, another --plan) was not written by LeadPort.
         for argument in arguments where argument.hasPrefix("--") && !Self.replayed.contains(argument) {
-            throw ValidationError("\(path): its arguments hold \(argument), which no plan carries (was the file edited?); make the plan again")
+            throw PlanError("\(path): its arguments hold \(argument), which no plan carries (was the file edited?); make the plan again")
         }
         (self.directory, self.arguments) = (directory, arguments)
         var planned: [PlanCheck.Key: PlannedRow] = [:]
         planned.reserveCapacity(rows.count)
         for (n, row) in rows.enumerated() {
             guard let file = row.file, let number = row.row, let destination = row.destination, let hash = row.hash else {
-                throw ValidationError("\(path): the plan's row entry \(n + 1) (of \(rows.count)) lacks its file, row, destination or hash; make the plan again")
+                throw PlanError("\(path): the plan's row entry \(n + 1) (of \(rows.count)) lacks its file, row, destination or hash; make the plan again")
             }
             planned[PlanCheck.Key(destination: destination, file: file, sheet: row.sheet, row: number)] =
                 PlannedRow(hash: hash, fields: row.after.map { FieldSnapshot(before: row.before, after: $0) })
         }
         check = PlanCheck(rows: planned)
     }
+}
+
+/// A plan that cannot be written or carried out: a usage problem (exit status 2), said without
+/// the command's usage text, which would bury it.
+struct PlanError: Error, CustomStringConvertible, Classified {
+    var message: String
+    var disposition: FailureDisposition { .usage }
+    init(_ message: String) { self.message = message }
+    var description: String { message }
 }
