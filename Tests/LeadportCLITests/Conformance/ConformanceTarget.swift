@@ -68,6 +68,8 @@ protocol ConformanceTarget: AnyObject {
     /// How many injected faults the double served, where it counts them and LeadPort's retries
     /// are not all `batch` events; nil to count the events instead.
     func injected() throws -> Int?
+    /// Writes the double applied and then dropped the connection for, where it counts them.
+    func dropped() throws -> Int?
     /// After case 7: what is wrong with how the dropped write was sent again, where the
     /// destination's own rule can be checked (a webhook's Idempotency-Key), or nil.
     func resendProblem() throws -> String?
@@ -92,6 +94,7 @@ extension ConformanceTarget {
     var writesForOneUpdate: Int { 1 }
     func injected() throws -> Int? { nil }
     func resendProblem() throws -> String? { nil }
+    func dropped() throws -> Int? { nil }
     var campaign: String? { "Spring farm" }
     var user: String? { TestPostgres.user }
     var killRows: Int { 2_000 }
@@ -110,6 +113,16 @@ enum ConformanceDestination: String, CaseIterable, Sendable, CustomTestStringCon
     case sqlite, postgres, supabase, webhook, hubspot, followupboss, googleContacts = "google-contacts"
 
     var testDescription: String { rawValue }
+
+    /// How its `--to` begins (the first column of docs/destinations.md's tables).
+    var toPrefix: String {
+        switch self {
+        case .sqlite: return "sqlite:"
+        case .postgres: return "postgres://"
+        case .webhook: return "webhook:"
+        default: return rawValue
+        }
+    }
 
     var target: any ConformanceTarget.Type {
         switch self {

@@ -118,6 +118,7 @@ import Testing
                 #expect(rerun.result.status == 0, "\(rerun.result.stderr)")
             }
             #expect(try c.target.resendProblem() == nil)
+            if let dropped = try c.target.dropped() { #expect(dropped == 1, "\(c.name): \(dropped) writes dropped") }
             try c.expectHeldOnce(Self.rows)
         }
     }
@@ -187,6 +188,26 @@ import Testing
             #expect(last.outcomes.count == rows && last.outcomes.values.allSatisfy { ["created", "updated", "unchanged"].contains($0[0]) },
                     "\(last.outcomes.values.filter { !["created", "updated", "unchanged"].contains($0[0]) }.prefix(3))")
             try c.expectHeldOnce(rows)
+        }
+    }
+
+    /// The table in docs/destinations.md says what the targets declare: N/A where a target
+    /// declares the case not applicable, "known issue" where it declares one, "pass" elsewhere.
+    @Test func theDocumentedTableIsWhatTheTargetsDeclare() throws {
+        let text = try String(contentsOf: Fixture.root.appendingPathComponent("docs/destinations.md"), encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "## Conformance suite").dropFirst().first)
+        var documented: [String: [String]] = [:]
+        for line in section.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            documented[cells[0]] = Array(cells.dropFirst())
+        }
+        for destination in Self.all {
+            let label = "`\(destination.toPrefix)`"
+            let cells = try #require(documented[label], "no row for \(label)")
+            for (check, cell) in zip(ConformanceCase.allCases, cells) {
+                let declared = destination.target.notApplicable(check) != nil ? "N/A" : destination.target.knownIssue(check) != nil ? "known issue" : "pass"
+                #expect(cell.hasPrefix(declared), "\(label) × \(check.rawValue): documented \(cell), declared \(declared)")
+            }
         }
     }
 }

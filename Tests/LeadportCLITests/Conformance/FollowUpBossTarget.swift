@@ -58,6 +58,8 @@ final class FollowUpBossTarget: ConformanceTarget {
         }
     }
 
+    func dropped() throws -> Int? { try double.control("/_double/stats")["dropped"] as? Int }
+
     func refuse(email: String) throws -> String {
         try double.control("/_double/faults", ["reject": [["email": email, "errorMessage": "Invalid email: \(email)"]]])
         return "Invalid email: \(email)"

@@ -67,6 +67,8 @@ final class GoogleContactsTarget: ConformanceTarget {
     /// then a resend) reports no retry event, so the double's count is the evidence.
     func injected() throws -> Int? { try double.control("/_double/stats")["injected"] as? Int }
 
+    func dropped() throws -> Int? { try double.control("/_double/stats")["dropped"] as? Int }
+
     func refuse(email: String) throws -> String {
         try double.control("/_double/faults", ["invalid_values": [email]])
         return "emailAddresses[0].value"

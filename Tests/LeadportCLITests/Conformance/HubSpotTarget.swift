@@ -43,6 +43,8 @@ final class HubSpotTarget: ConformanceTarget {
         }
     }
 
+    func dropped() throws -> Int? { try double.control("/_double/stats")["dropped"] as? Int }
+
     func refuse(email: String) throws -> String {
         try double.control("/_double/faults", ["reject": [["property": "email", "value": email, "error": "INVALID_EMAIL",
                                                             "message": "Email address \(email) is invalid"]]])

@@ -75,6 +75,8 @@ final class PostgresTarget: ConformanceTarget {
         return (stats["dropped_before_commit"] as? Int ?? 0) + (stats["dropped_after_commit"] as? Int ?? 0)
     }
 
+    func dropped() throws -> Int? { try proxy.control("/_double/stats")["dropped_after_commit"] as? Int }
+
     func refuse(email: String) throws -> String { try FlyrRecords.refuse(email: email, in: db) }
 
     /// The role's password is changed (ALTER ROLE); LeadPort still signs in with the old one.

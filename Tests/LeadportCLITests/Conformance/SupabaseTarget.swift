@@ -41,6 +41,8 @@ final class SupabaseTarget: ConformanceTarget {
         }
     }
 
+    func dropped() throws -> Int? { try double.control("/_double/stats")["dropped"] as? Int }
+
     func refuse(email: String) throws -> String { try FlyrRecords.refuse(email: email, in: db) }
 
     func revokeCredential() throws -> (variable: String, secrets: [String]) {
