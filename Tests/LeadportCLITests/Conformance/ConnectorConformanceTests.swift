@@ -172,8 +172,9 @@ import Testing
             try c.target.inject(.throttled)
             let rows = c.target.killRows
             let list = try c.list(rows)
-            let seed = UInt64.random(in: 1...UInt64.max)
-            print("Conformance: \(c.name) × SIGKILL: kill moments from seed \(seed)")
+            // CONFORMANCE_KILL_SEED replays the moments of a failed run.
+            let seed = ProcessInfo.processInfo.environment["CONFORMANCE_KILL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
+            print("Conformance: \(c.name) × SIGKILL: kill moments from seed \(seed) (CONFORMANCE_KILL_SEED=\(seed) replays them)")
             var arguments = ["import", list.path, "--to", c.target.destination, "--ledger", c.t.dir.appendingPathComponent("ledger.db").path, "--progress", "none"]
             if let campaign = c.target.campaign { arguments += ["--campaign", campaign] }
             if let user = c.target.user { arguments += ["--user", user] }
