@@ -24,13 +24,6 @@ final class EmbeddedTarget: ConformanceTarget {
         }
     }
 
-    /// Found by this suite: the engine writes the embedded database's batch in one transaction
-    /// and stops the run at its first error (ImportRun+Embedded.swift), where every other
-    /// destination narrows a refused batch down to its bad rows. The fix is the engine's.
-    static func knownIssue(_ check: ConformanceCase) -> String? {
-        check == .badRecord ? "a row the file refuses fails the whole run (exit 1, nothing written) instead of being rejected alone" : nil
-    }
-
     init(_ t: RemoteImport) throws {
         path = t.dir.appendingPathComponent("leads.db").path
         // The store's own tables first (as LeadPort makes them), then the suite's counter.
