@@ -6,8 +6,12 @@ import LeadTesting
 /// `--to sqlite:PATH`: the embedded database, a file LeadPort opens itself. Its writes are
 /// counted by triggers of the suite's own, and a record is refused by a trigger that aborts
 /// its insert, as a CHECK constraint would (SQLite cannot add one to a table that exists).
-final class EmbeddedTarget: ConformanceTarget {
+/// Its transient failure, the one a 5xx storm stands for, is a lock another writer holds.
+/// Unchecked: the one field another thread writes is behind `lock`.
+final class EmbeddedTarget: ConformanceTarget, @unchecked Sendable {
     let path: String
+    private let lock = NSLock()
+    private var lockedAgainstARun = false
     var destination: String { "sqlite:" + path }
     var environment: [String: String] { [:] }
     var section: String { "sqlite" }
@@ -17,7 +21,6 @@ final class EmbeddedTarget: ConformanceTarget {
     static func notApplicable(_ check: ConformanceCase) -> String? {
         switch check {
         case .retryAfter: return "a file on the local disk: nothing answers 429"
-        case .serverErrors: return "no server: SQLite answers a write or fails for the disk, with nothing to retry"
         case .droppedAfterApply: return "no connection to lose; a write applied and not recorded is the SIGKILL case"
         case .credential: return "no credential: the file's permissions are its only access control"
         default: return nil
@@ -54,10 +57,42 @@ final class EmbeddedTarget: ConformanceTarget {
         try database.write { try $0.execute(sql: "UPDATE contacts SET phone = ? WHERE email = ?", arguments: [phone, email]) }
     }
 
+    /// The storm: another connection holds the file's write lock (BEGIN IMMEDIATE) for 0.7 s
+    /// a status, so that LeadPort meets SQLITE_BUSY and must wait it out.
     func inject(_ fault: ConformanceFault) throws {
-        // 20,000 rows are enough to kill an unthrottled import midway; the rest cannot apply.
-        guard case .throttled = fault else { throw ConformanceError.notInjectable("\(fault)") }
+        switch fault {
+        case .serverErrors(let statuses):
+            let held = DispatchSemaphore(value: 0)
+            let queue = try database
+            Thread.detachNewThread { [self] in
+                try? queue.inDatabase { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    held.signal()
+                    Thread.sleep(forTimeInterval: 0.7 * Double(statuses.count))
+                    // A LeadPort run of this file is waiting: it met the lock.
+                    let met = Self.running(with: destination)
+                    lock.withLock { lockedAgainstARun = met }
+                    try db.execute(sql: "COMMIT")
+                }
+            }
+            held.wait()
+        // 20,000 rows are enough to kill an unthrottled import midway.
+        case .throttled: break
+        case .rateLimited, .droppedAfterApply: throw ConformanceError.notInjectable("\(fault)")
+        }
     }
+
+    /// Whether a process whose command line holds `argument` is running (Linux's /proc).
+    static func running(with argument: String) -> Bool {
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return processes.contains { pid in
+            guard Int(pid) != nil, let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else { return false }
+            return String(decoding: line, as: UTF8.self).contains(argument)
+        }
+    }
+
+    /// The three statuses of the storm, when the lock standing for them was held against a run.
+    func injected() throws -> Int? { lock.withLock { lockedAgainstARun } ? 3 : 0 }
 
     func refuse(email: String) throws -> String {
         try database.write { db in
