@@ -31,6 +31,10 @@ public final class LeadStore: @unchecked Sendable {
         config.label = "leadport"
         // `write` leaves its transaction open across calls, until `commit` or `rollback`.
         config.allowsUnsafeTransactions = true
+        // Another program writing to the file (the FLYR app, a second import) holds its lock
+        // for a moment: wait up to 10 s for it, as for a server's 503, instead of failing the
+        // run at once with "database is locked".
+        config.busyMode = .timeout(10)
         // Write-ahead logging: a batch commits by appending to one log instead of creating,
         // syncing and deleting a rollback journal; NORMAL syncs at checkpoints, and a commit
         // survives a crash of LeadPort (not of the machine), which a rerun covers anyway.

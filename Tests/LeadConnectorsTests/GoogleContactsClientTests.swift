@@ -501,6 +501,17 @@ import Testing
         #expect((second["biographies"] as? [[String: Any]])?.first?["value"] as? String == "typed by the agent", "a field out of the mask stays")
     }
 
+    /// The conformance suite's 5xx storm stopped the run on the group's creation: a 502 or 500
+    /// there is now waited out, the groups looked at again, and the group made once.
+    @Test func aGroupCreateAnswered5xxIsLookedForAgainAndMadeOnce() throws {
+        try control("/_double/faults", ["statuses": [502, 500], "scope": "writes"])
+        let group = try api().contactGroup(named: "Spring mailer")
+        #expect(try stat("injected") == 2)
+        #expect(try calls("contactGroups.create") == 3)
+        let groups = try control("/_double/state")["contactGroups"] as? [[String: Any]] ?? []
+        #expect(groups.count == 1 && groups.first?["resourceName"] as? String == group.resourceName)
+    }
+
     @Test func theCampaignLabelIsCreatedOnceAndGetsItsMembers() throws {
         let client = api()
         let names = try client.batchCreateContacts(Self.people(3)).compactMap { if case .created(let name, _) = $0 { return name }; return nil }

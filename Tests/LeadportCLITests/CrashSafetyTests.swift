@@ -8,34 +8,13 @@ import Testing
 @Suite(.serialized) struct CrashSafetyTests {
     static let rows = 20_000
 
-    /// Starts `leadport arguments…`, kills it with SIGKILL after `seconds` (if still running),
-    /// and waits until it is gone. True when the kill found it running. `environment` is added
-    /// to the test's own.
-    func kill(after seconds: Double, _ arguments: [String], environment: [String: String] = [:]) throws -> Bool {
-        let process = Process()
-        process.executableURL = Leadport.binary
-        process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        process.currentDirectoryURL = Fixture.root
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        Thread.sleep(forTimeInterval: seconds)
-        let wasRunning = process.isRunning
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(!process.isRunning, "the killed import did not go")
-        return wasRunning
-    }
-
     /// Kills an import at `moments`, then runs it to the end; returns the last run's outcomes.
     func killAndResume(_ t: RemoteImport, _ list: URL, to destination: String, moments: [Double]) throws -> [Int: [String]] {
         var killedMidway = 0
         for moment in moments {
             let arguments = ["import", list.path, "--to", destination, "--ledger", t.dir.appendingPathComponent("ledger.db").path,
                              "--campaign", "Spring farm", "--user", TestPostgres.user, "--progress", "none"]
-            if try kill(after: moment, arguments) { killedMidway += 1 }
+            if try Leadport.kill(after: moment, arguments) { killedMidway += 1 }
         }
         // Most kills must land during a run, or the test proves little. (A late moment may
         // outlast a resumed run, which passes over what the killed ones delivered.)
@@ -52,13 +31,7 @@ import Testing
     func moments(count: Int, upTo longest: Double) -> [Double] {
         let seed = UInt64.random(in: 1...UInt64.max)
         print("CrashSafetyTests: kill moments from seed \(seed)")
-        var state = seed
-        return (0..<count).map { k in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            let unit = Double(state >> 11) / Double(1 << 53)
-            // One moment in each slice of the run, so early and late kills both happen.
-            return 0.05 + (Double(k) + unit) * (longest - 0.05) / Double(count)
-        }
+        return Leadport.killMoments(count: count, upTo: longest, seed: seed)
     }
 
     @Test func killedImportsIntoPostgresResumeWithoutDuplicatesOrLosses() throws {

@@ -299,7 +299,7 @@ extension CrashSafetyTests {
                          "--campaign", "Spring farm", "--progress", "none"]
         // Ten creates of 200 take some 7 s at Google's pace: moments over the first 5.
         var killedMidway = 0
-        for moment in moments(count: 3, upTo: 5.0) where try kill(after: moment, arguments, environment: tests.environment) { killedMidway += 1 }
+        for moment in moments(count: 3, upTo: 5.0) where try Leadport.kill(after: moment, arguments, environment: tests.environment) { killedMidway += 1 }
         #expect(killedMidway >= 2, "only \(killedMidway) of 3 kills landed during a run")
         let last = try tests.run(list)
         #expect(last.result.status == 0, "\(last.result.stderr)")

@@ -186,19 +186,29 @@ extension GoogleContactsAPI {
     }
 
     /// The user's group (label) named `name`, created when there is none. A create whose answer
-    /// is lost, or that finds the name taken (409), looks again instead of creating twice.
+    /// is lost, or that finds the name taken (409), looks again instead of creating twice; so
+    /// does one answered 500, 502 or 504 (which Google may send after making the group), after
+    /// the backoff's wait, before it is sent again.
     public func contactGroup(named name: String) throws -> GoogleContactGroup {
         func existing() throws -> GoogleContactGroup? { try existingContactGroup(named: name) }
         if let group = try existing() { return group }
         return try write {
             let body = try JSONSerialization.data(withJSONObject: ["contactGroup": ["name": name]], options: [.sortedKeys])
-            do {
-                let response = try call("POST", "/v1/contactGroups", body: body, replayable: false)
-                if response.status == 409, let group = try existing() { return group }
-                return try decode(GoogleContactGroup.self, response, doing: "creating the group \(name)")
-            } catch let error as HTTPTransportError {
-                if let group = try existing() { return group }
-                throw GoogleContactsError(.serverFailed(status: nil), "creating the group \(name) failed: \(redactor.redact(error.description))")
+            var backoff = Backoff(policy: policy.backoff)
+            while true {
+                do {
+                    let response = try call("POST", "/v1/contactGroups", body: body, replayable: false)
+                    if response.status == 409, let group = try existing() { return group }
+                    if [500, 502, 504].contains(response.status), case .retry(let wait) = backoff.failed() {
+                        clock.sleep(wait)
+                        if let group = try existing() { return group }
+                        continue
+                    }
+                    return try decode(GoogleContactGroup.self, response, doing: "creating the group \(name)")
+                } catch let error as HTTPTransportError {
+                    if let group = try existing() { return group }
+                    throw GoogleContactsError(.serverFailed(status: nil), "creating the group \(name) failed: \(redactor.redact(error.description))")
+                }
             }
         }
     }
