@@ -235,3 +235,22 @@ extension EmbeddedRefusalTests {
         #expect(try database.read { try String.fetchOne($0, sql: "SELECT phone FROM contacts WHERE id = 'c-hand'") } == "+16175550002")
     }
 }
+
+extension PostgresDestinationTests {
+    /// A rerun passes over the rows the ledger has as they are; a row added with the email of
+    /// one of them is still that row's duplicate, though the first was passed over unbuilt (its
+    /// key, read from the ledger, carries the campaign's part).
+    @Test func aDuplicateOfARowARerunPassedOverIsStillItsDuplicate() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        #expect(try t.run(try t.list("leads.csv", count: 3), to: db.url).result.status == 0)
+        let file = t.dir.appendingPathComponent("leads.csv")
+        try (String(contentsOf: file, encoding: .utf8) + "Someone Else,person2@example.com,617-555-0999,9 Elm Street,Boston,MA,02134\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let again = try t.run(file, to: db.url)
+        #expect(again.outcomes[3]?[0] == "unchanged" && again.outcomes[5]?[0] == "skipped", "\(again.outcomes)")
+        #expect(again.outcomes[5]?[1] == "duplicate of row 3 (same email)", "\(again.outcomes)")
+        #expect(try db.int("SELECT count(*) FROM contacts") == 3)
+    }
+}

@@ -347,8 +347,9 @@ extension ImportRun {
         private func dedupe(_ batch: inout [Pending]) {
             for k in batch.indices where batch[k].outcome == nil || batch[k].passedOver {
                 // A lead without a dedupe key is known by its row, which comes twice only when
-                // a file is given twice.
-                let key = Pending.ledgerKey(batch[k].key, batch[k].lead.source)
+                // a file is given twice. Compared as the first destination's ledger knows it (its
+                // campaign's, for a FLYR destination): a row a rerun passed over carries that key.
+                let key = batch[k].passedOver ? Pending.ledgerKey(batch[k].key, batch[k].lead.source) : run.lanes[0].ledgerKey(batch[k].key, batch[k].lead.source)
                 if let first = seenKeys[key] {
                     batch[k].passedOver = false
                     batch[k].outcome = .skipped

@@ -243,9 +243,8 @@ public final class ImportRun: @unchecked Sendable {
                 }
                 leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices)) { [known] i in
                     if let (key, remoteID) = known[hashes[i]] {
-                        // The row's own key, without its campaign's (`Lane.ledgerKey`), for the in-file dedupe.
-                        let own = key.range(of: "@campaign:", options: .backwards).map { String(key[..<$0.lowerBound]) } ?? key
-                        return Pending(lead: Lead(source: rows[i].location), cells: rows[i].cells, key: own, hash: "",
+                        // `key` is the ledger's, as the in-file dedupe compares keys (`Delivery.dedupe`).
+                        return Pending(lead: Lead(source: rows[i].location), cells: rows[i].cells, key: key, hash: "",
                                        contact: ContactRecord(fullName: "", phone: nil, email: nil, address: nil, notes: nil),
                                        outcome: .unchanged, remoteID: remoteID, passedOver: true)
                     }
