@@ -6,3 +6,4 @@
 @_exported import LeadStore
 @_exported import LeadWriters
 @_exported import LeadConnectors
+@_exported import LeadEnrich

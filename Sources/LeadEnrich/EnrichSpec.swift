@@ -59,6 +59,14 @@ public struct EnrichSpec: Sendable, Equatable {
 
         public init(input: Double, output: Double) { (self.input, self.output) = (input, output) }
 
+        /// "$5.00", "$0.004": cents for a budget of a dollar or more, else as many digits as it has (up to six).
+        public static func dollars(_ amount: Double) -> String {
+            if amount >= 1 || amount == 0 { return String(format: "$%.2f", amount) }
+            var text = String(format: "%.6f", amount)
+            while text.hasSuffix("0") { text.removeLast() }
+            return "$" + text
+        }
+
         /// Dollars for so many tokens.
         public func cost(input tokens: Int, output completion: Int) -> Double {
             (Double(tokens) * input + Double(completion) * output) / 1_000_000
@@ -86,6 +94,8 @@ public struct EnrichSpecError: Error, CustomStringConvertible, Classified, Equat
     public var line: Int?
     public var message: String
     public var disposition: FailureDisposition { .usage }
+
+    public init(path: String, line: Int?, message: String) { (self.path, self.line, self.message) = (path, line, message) }
 
     public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): \(message)" }
 }

@@ -42,6 +42,11 @@ public final class Enricher: @unchecked Sendable {
         public var cost: Double?
         /// Why the run stopped early (the budget, or an error of the endpoint), if it did.
         public var stopped: String?
+        /// Whether what stopped it was the endpoint refusing the key, the model or the request
+        /// (a usage problem, not one a rerun helps).
+        public var refused = false
+
+        public init() {}
     }
 
     private let spec: EnrichSpec
@@ -52,6 +57,10 @@ public final class Enricher: @unchecked Sendable {
     private var queue: [(rows: [EnrichRow], alone: Bool)] = []
     private var busy = 0
     private var summary = Summary()
+    /// The cost the requests in flight may still add, at most (their `max_tokens` answered in full).
+    private var reserved = 0.0
+    /// Told the summary so far after each request (on any thread, one call at a time).
+    public var onUsage: (@Sendable (Summary) -> Void)?
 
     public init(spec: EnrichSpec, client: OpenAIClient, concurrency: Int = 4) {
         (self.spec, self.client, self.concurrency) = (spec, client, max(1, concurrency))
@@ -108,9 +117,19 @@ public final class Enricher: @unchecked Sendable {
                 lock.unlock()
                 return
             }
-            let (rows, alone) = queue.removeFirst()
+            let (rows, alone) = queue[0]
+            let request = request(rows)
+            let most = prices?.cost(input: request.estimatedTokens - request.maxTokens, output: request.maxTokens) ?? 0
+            // Over the budget counting what the requests in flight may cost: wait for them, since
+            // what they really cost may leave room for this one.
+            if summary.stopped == nil, busy > 0, overBudget(adding: most) != nil {
+                lock.wait()
+                lock.unlock()
+                continue
+            }
+            queue.removeFirst()
             // The budget, or an error that stopped everything: what is left stays pending.
-            if let stopped = summary.stopped ?? overBudget() {
+            if let stopped = summary.stopped ?? overBudget(adding: most) {
                 summary.stopped = stopped
                 for row in rows { report(row.id, .pending(stopped)) }
                 lock.broadcast()
@@ -118,27 +137,51 @@ public final class Enricher: @unchecked Sendable {
                 continue
             }
             busy += 1
+            reserved += most
             lock.unlock()
-            let more = process(rows, alone: alone, report: report)
+            let more = process(rows, request: request, alone: alone, report: report)
             lock.lock()
             busy -= 1
+            reserved -= most
             queue.append(contentsOf: more)
             lock.broadcast()
             lock.unlock()
         }
     }
 
+    /// Whether a request that may cost `most` could take the spending past the budget, counting
+    /// what the requests in flight may still cost: the run stops before, never after, `max_cost`.
     /// Called with the lock held.
-    private func overBudget() -> String? {
-        guard let budget = spec.maxCost, let cost = summary.cost, cost >= budget else { return nil }
-        return String(format: "the budget of $%.2f (max_cost) was reached", budget)
+    private func overBudget(adding most: Double) -> String? {
+        guard let budget = spec.maxCost, let prices else { return nil }
+        let spent = summary.cost ?? prices.cost(input: summary.promptTokens, output: summary.completionTokens)
+        guard spent + reserved + most > budget else { return nil }
+        return "the budget of \(EnrichSpec.Prices.dollars(budget)) (max_cost) was reached"
+    }
+
+    /// What sending `rows` would take, without sending them (a dry run's estimate): requests,
+    /// prompt tokens (characters / 4, as the endpoint counts them against its limit) and the
+    /// answer tokens allowed at most; the cost at the spec's prices, with every answer as long
+    /// as allowed.
+    public func estimate(_ rows: [EnrichRow]) -> (requests: Int, promptTokens: Int, completionTokens: Int, cost: Double?) {
+        var total = (requests: 0, promptTokens: 0, completionTokens: 0)
+        var start = 0
+        while start < rows.count {
+            let end = min(start + spec.rowsPerRequest, rows.count)
+            let request = request(Array(rows[start..<end]))
+            total.requests += 1
+            total.promptTokens += request.estimatedTokens - request.maxTokens
+            total.completionTokens += request.maxTokens
+            start = end
+        }
+        return (total.requests, total.promptTokens, total.completionTokens, prices?.cost(input: total.promptTokens, output: total.completionTokens))
     }
 
     /// One request; returns the work it leaves (rows to ask again alone, halves to send).
-    private func process(_ rows: [EnrichRow], alone: Bool, report: @escaping @Sendable (String, EnrichOutcome) -> Void) -> [(rows: [EnrichRow], alone: Bool)] {
+    private func process(_ rows: [EnrichRow], request: ChatRequest, alone: Bool, report: @escaping @Sendable (String, EnrichOutcome) -> Void) -> [(rows: [EnrichRow], alone: Bool)] {
         let answer: ChatAnswer
         do {
-            answer = try client.complete(request(rows))
+            answer = try client.complete(request)
         } catch let error as OpenAIError where error.contextTooLong {
             guard rows.count > 1 else {
                 report(rows[0].id, .rejected("the row is longer than the model's context takes (\(error.message))"))
@@ -146,7 +189,12 @@ public final class Enricher: @unchecked Sendable {
             }
             return [(Array(rows.prefix(rows.count / 2)), alone), (Array(rows.dropFirst(rows.count / 2)), alone)]
         } catch {
-            lock.withLock { summary.stopped = summary.stopped ?? "\(error)" }
+            lock.withLock {
+                if summary.stopped == nil {
+                    summary.stopped = "\(error)"
+                    summary.refused = (error as? any Classified)?.disposition == .usage
+                }
+            }
             for row in rows { report(row.id, .pending("not processed: \(error)")) }
             return []
         }
@@ -155,6 +203,7 @@ public final class Enricher: @unchecked Sendable {
             summary.promptTokens += answer.promptTokens
             summary.completionTokens += answer.completionTokens
             summary.cost = prices?.cost(input: summary.promptTokens, output: summary.completionTokens)
+            onUsage?(summary)
         }
         let parsed = EnrichAnswer(content: answer.content, sent: rows.map { ($0.id, $0.check) }, spec: spec)
         var again: [(rows: [EnrichRow], alone: Bool)] = []

@@ -56,6 +56,16 @@ struct Import: ParsableCommand {
                                                            valueName: "file"))
     var exclude: [String] = []
 
+    @Option(help: ArgumentHelp("An enrichment spec (docs/enrich.md): each row goes through an LLM after the rules; a field that maps_to a lead field fills it, the others travel as extras. A row the model could not answer is rejected, one not yet answered (the budget) pending.",
+                               valueName: "spec.yaml"))
+    var enrich: String?
+
+    @Option(help: ArgumentHelp("With --enrich: the model, over the spec's.", valueName: "name"))
+    var model: String?
+
+    @Flag(help: "With --enrich: ask the model again for every row, even those answered before.")
+    var noCache = false
+
     @Flag(help: "Show what would be created, updated, left unchanged or rejected, and on stdout each field that would change, old → new (read from the destination); write nothing.")
     var dryRun = false
 
@@ -78,6 +88,10 @@ struct Import: ParsableCommand {
 
     func validate() throws {
         if mapping != nil && preset != nil { throw ValidationError("give --mapping or --preset, not both") }
+        if enrich == nil, model != nil || noCache { throw ValidationError("--model and --no-cache are for --enrich SPEC.yaml") }
+        if enrich != nil, plan != nil {
+            throw ValidationError("--plan cannot hold an enrichment's answers: enrich first (leadport enrich FILE --spec SPEC --export processed.xlsx), then plan the import of processed.xlsx")
+        }
         let parsed = try parsedTargets()
         if let user, UUID(uuidString: user) == nil { throw ValidationError("--user takes a user's id (a UUID), not \"\(user)\"") }
         if let export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {
@@ -89,8 +103,8 @@ struct Import: ParsableCommand {
         for file in files where !inputs.insert(Self.canonical(file)).inserted {
             throw ValidationError("\(file) is given twice; name each file to import once")
         }
-        // A do-not-contact list is read too: no output may be written over it either.
-        for list in exclude { inputs.insert(Self.canonical(list)) }
+        // A do-not-contact list and the spec are read too: no output may be written over them either.
+        for list in exclude + [enrich].compactMap({ $0 }) { inputs.insert(Self.canonical(list)) }
         var outputs: [String: String] = [:]
         let database: (String, String) = parsed.compactMap(\.embeddedPath).first.map { ("--to", $0) } ?? ("--ledger", ledger)
         for (option, path) in [("--export", export), ("--report", report), ("--rejects", rejects), ("--plan", plan), ("--plan's CSV", plan.map(PlanWriter.csvPath)), database] {
@@ -200,6 +214,9 @@ struct Import: ParsableCommand {
         }
         options.dateOrder = dateOrder
         options.dryRun = dryRun || plan != nil
+        if let enrich {
+            options.enrichment = try EnrichmentOptions.open(spec: enrich, model: model, noCache: noCache, concurrency: 4, dryRun: options.dryRun, reporter: reporter)
+        }
         options.apply = check
         // Nothing shows the total: the pass that counts the rows is saved.
         options.countsRows = style != .none
@@ -232,6 +249,7 @@ struct Import: ParsableCommand {
         }
         // Each destination that stopped or failed rows says so; the exit status is the gravest.
         var problems: [any Error] = summary.stopped.map(\.error)
+        do { try EnrichmentOptions.finish(summary.enrichment, spec: enrich ?? "") } catch let error as EnrichmentStopped { problems.insert(error, at: 0) } catch {}
         for destination in summary.destinations where destination.stopped == nil {
             guard let failed = destination.counts[.failed], failed > 0 else { continue }
             problems.append(DestinationError(destination: destination.name,

@@ -12,7 +12,14 @@ final class ProgressReporter: @unchecked Sendable {
     private var lastDraw: ContinuousClock.Instant
     private var total = 0
     private var done = 0
-    private var counts: [Outcome: Int] = [:]
+    /// Rows by outcome: an import's (`Outcome`), or an enrichment's (`Enrichment.RowOutcome`).
+    private var counts: [String: Int] = [:]
+    /// The enrichment's spending so far (`--enrich`, `leadport enrich`).
+    private var usage: Enricher.Summary?
+    /// Events come from the engine's threads one at a time, and from the enrichment's as it
+    /// spends: each is handled whole before the next.
+    private let lock = NSLock()
+    static let order = Outcome.allCases.map(\.rawValue) + ["enriched"]
 
     init(style: Import.ProgressStyle) {
         self.style = style
@@ -26,6 +33,8 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     func handle(_ event: ProgressEvent) {
+        lock.lock()
+        defer { lock.unlock() }
         switch style {
         case .jsonl: json(event)
         case .none: if case .runFinished(let s) = event { summary(s) }
@@ -55,6 +64,23 @@ final class ProgressReporter: @unchecked Sendable {
             if let reason = r.reason { o.set("reason", reason) }
             // A dry run's plan: each field that would change, old (null: none) and new.
             if let fields = r.planned?.fields { o.set("changes", json: PlanWriter.changes(fields)) }
+        case .enrichedRow(let location, let outcome):
+            o.set("event", "row")
+            o.set("t", elapsed)
+            o.set("row", location.row)
+            o.set("sheet", location.sheet)
+            o.set("file", location.file)
+            o.set("destination", "enrich")
+            o.set("outcome", outcome.name)
+            if case .enriched(_, let cached) = outcome { o.set("cached", cached) }
+            if let reason = outcome.reason { o.set("reason", reason) }
+        case .enrichment(let u):
+            o.set("event", "enrich_usage")
+            o.set("t", elapsed)
+            o.set("requests", u.requests)
+            o.set("prompt_tokens", u.promptTokens)
+            o.set("completion_tokens", u.completionTokens)
+            if let cost = u.cost { o.set("cost", json: String(format: "%.6f", cost)) }
         case .batch(let b):
             o.set("event", "batch")
             o.set("t", elapsed)
@@ -68,6 +94,13 @@ final class ProgressReporter: @unchecked Sendable {
             o.set("t", elapsed)
             o.set("run_id", s.runID)
             o.set("rows", s.rows)
+            // `leadport enrich`: the enrichment's outcomes and spending are the run's.
+            if s.destinations.isEmpty, let e = s.enrichment {
+                Self.fill(&o, e)
+                o.set("seconds", s.seconds)
+                o.set("dry_run", s.dryRun)
+                break
+            }
             for outcome in Outcome.allCases { o.set(outcome.rawValue, s.counts[outcome] ?? 0) }
             var destinations = JSONObject()
             for d in s.destinations {
@@ -79,6 +112,7 @@ final class ProgressReporter: @unchecked Sendable {
             o.set("destinations", json: destinations.text)
             o.set("seconds", s.seconds)
             o.set("dry_run", s.dryRun)
+            if let e = s.enrichment { o.set("enrichment", json: Self.json(e)) }
         }
         ExitStatus.printError(o.text)
     }
@@ -87,16 +121,15 @@ final class ProgressReporter: @unchecked Sendable {
         switch event {
         case .runStarted(_, let inputs, let destinations, let total):
             self.total = total
-            if style == .plain { ExitStatus.printError("importing \(inputs.joined(separator: ", ")) → \(destinations.joined(separator: ", ")): \(total) rows") }
+            guard style == .plain else { break }
+            ExitStatus.printError(destinations == ["enrich"] ? "enriching \(inputs.joined(separator: ", ")): \(total) rows"
+                                  : "importing \(inputs.joined(separator: ", ")) → \(destinations.joined(separator: ", ")): \(total) rows")
         case .row(let r):
-            done += 1
-            counts[r.outcome, default: 0] += 1
-            let now = clock.now
-            let interval: Duration = style == .bar ? .milliseconds(100) : .seconds(5)
-            if now - lastDraw >= interval {
-                lastDraw = now
-                draw()
-            }
+            counted(r.outcome.rawValue)
+        case .enrichedRow(_, let outcome):
+            counted(outcome.name)
+        case .enrichment(let u):
+            usage = u
         case .batch:
             break
         case .runFinished(let s):
@@ -105,11 +138,77 @@ final class ProgressReporter: @unchecked Sendable {
         }
     }
 
+    private func counted(_ outcome: String) {
+        done += 1
+        counts[outcome, default: 0] += 1
+        let now = clock.now
+        let interval: Duration = style == .bar ? .milliseconds(100) : .seconds(5)
+        if now - lastDraw >= interval {
+            lastDraw = now
+            draw()
+        }
+    }
+
     private func line() -> String {
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let eta = rate > 0 && total > done ? String(format: " ETA %.0fs", Double(total - done) / rate) : ""
-        let parts = Outcome.allCases.compactMap { o in counts[o].map { "\(o.rawValue) \($0)" } }.joined(separator: ", ")
-        return "\(done)/\(total) rows, \(Int(rate)) rows/s\(eta)" + (parts.isEmpty ? "" : " — " + parts)
+        let parts = Self.order.compactMap { o in counts[o].map { "\(o) \($0)" } }.joined(separator: ", ")
+        return "\(done)/\(total) rows, \(rate >= 10 ? String(Int(rate)) : String(format: "%.1f", rate)) rows/s\(eta)" + (parts.isEmpty ? "" : " — " + parts)
+            + (usage.map { " · " + Self.spent($0) } ?? "")
+    }
+
+    /// "12 requests, 8,210 tokens, $0.0021": what the model was sent so far.
+    static func spent(_ u: Enricher.Summary) -> String {
+        let tokens = u.promptTokens + u.completionTokens
+        let grouped = NumberFormatter.localizedString(from: NSNumber(value: tokens), number: .decimal)
+        return "\(u.requests) request\(u.requests == 1 ? "" : "s"), \(grouped) tokens" + (u.cost.map { String(format: ", $%.4f", $0) } ?? "")
+    }
+
+    /// The enrichment's part of `run_finished`.
+    static func json(_ e: Enrichment.Tally) -> String {
+        var o = JSONObject()
+        o.set("rows", e.rows)
+        fill(&o, e)
+        return o.text
+    }
+
+    static func fill(_ o: inout JSONObject, _ e: Enrichment.Tally) {
+        o.set("enriched", e.enriched)
+        o.set("cached", e.cached)
+        o.set("skipped", e.skipped)
+        o.set("rejected", e.rejected)
+        o.set("pending", e.pending)
+        o.set("requests", e.usage.requests)
+        o.set("prompt_tokens", e.usage.promptTokens)
+        o.set("completion_tokens", e.usage.completionTokens)
+        if let cost = e.usage.cost { o.set("cost", json: String(format: "%.6f", cost)) }
+        if let stopped = e.stopped { o.set("stopped", stopped) }
+        if e.estimate.rows > 0 {
+            var estimate = JSONObject()
+            estimate.set("rows", e.estimate.rows)
+            estimate.set("requests", e.estimate.requests)
+            estimate.set("prompt_tokens", e.estimate.promptTokens)
+            estimate.set("completion_tokens_at_most", e.estimate.completionTokens)
+            if let cost = e.estimate.cost { estimate.set("cost_at_most", json: String(format: "%.6f", cost)) }
+            o.set("estimate", json: estimate.text)
+        }
+    }
+
+    /// For people: the enrichment's outcomes and spending, and a dry run's estimate.
+    static func describe(_ e: Enrichment.Tally, dryRun: Bool, run: String) -> [String] {
+        let outcomes = "enriched \(e.enriched) (\(e.cached) from the cache), skipped \(e.skipped), rejected \(e.rejected)" + (e.pending > 0 ? ", pending \(e.pending)" : "")
+        var lines = [dryRun ? "dry run, nothing sent to the model: " + run + (e.cached > 0 ? "\(e.cached) answered from the cache" : "none answered from the cache yet")
+                            : run + outcomes + "; " + spent(e.usage)]
+        if dryRun {
+            let grouped = { (n: Int) in NumberFormatter.localizedString(from: NSNumber(value: n), number: .decimal) }
+            lines.append("to send: \(e.estimate.rows) row\(e.estimate.rows == 1 ? "" : "s") in \(e.estimate.requests) request\(e.estimate.requests == 1 ? "" : "s"), "
+                         + "about \(grouped(e.estimate.promptTokens)) prompt tokens and at most \(grouped(e.estimate.completionTokens)) answer tokens"
+                         + (e.estimate.cost.map { String(format: ", at most $%.4f", $0) } ?? " (no prices for this model: add prices: to the spec for a cost)"))
+            if let budget = e.budget, let cost = e.estimate.cost, cost > budget {
+                lines.append("that may be more than max_cost (\(EnrichSpec.Prices.dollars(budget))): the run stops before a request could pass it, and leaves the rows after it pending")
+            }
+        }
+        return lines
     }
 
     private func draw() {
@@ -127,6 +226,12 @@ final class ProgressReporter: @unchecked Sendable {
         func parts(_ counts: [Outcome: Int]) -> String {
             Outcome.allCases.filter { $0 != .pending || (counts[$0] ?? 0) > 0 }.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ")
         }
+        // `leadport enrich` has no destinations: its outcomes are the enrichment's.
+        if let e = s.enrichment {
+            let run = s.destinations.isEmpty ? "\(s.rows) row\(s.rows == 1 ? "" : "s") in \(String(format: "%.2f", s.seconds)) s: " : "enrichment: "
+            for line in Self.describe(e, dryRun: s.dryRun, run: run) { ExitStatus.printError(line) }
+        }
+        guard !s.destinations.isEmpty else { return }
         ExitStatus.printError((s.dryRun ? "dry run, nothing written: " : "") + "\(s.rows) row\(s.rows == 1 ? "" : "s") in \(String(format: "%.2f", s.seconds)) s: \(parts(s.counts))")
         // With several destinations, each one's own line.
         if s.destinations.count > 1 {

@@ -61,11 +61,13 @@ import Testing
     /// A budget reached stops the run cleanly: what was done is kept, the rest pending, naming it.
     @Test func aBudgetReachedLeavesTheRestPending() throws {
         let outcomes = Outcomes()
-        let summary = Enricher(spec: try spec("max_cost: 0.0004\nprices: {input: 1.0, output: 1.0}"), client: try client(), concurrency: 1).run(Self.rows(60), report: outcomes.add)
+        let summary = Enricher(spec: try spec("max_cost: 0.002\nprices: {input: 1.0, output: 1.0}"), client: try client(), concurrency: 3).run(Self.rows(60), report: outcomes.add)
         #expect(outcomes.byID.count == 60)
         let pending = outcomes.byID.values.filter { if case .pending = $0 { return true }; return false }
         #expect(!pending.isEmpty && pending.count < 60, "\(pending.count)")
-        #expect(summary.stopped?.contains("budget of $0.00") == true, "\(String(describing: summary.stopped))")
+        #expect(summary.stopped?.contains("budget of $0.002") == true, "\(String(describing: summary.stopped))")
+        // Never past it: a request is sent only when even its longest answer stays within it.
+        #expect((summary.cost ?? 1) <= 0.002, "\(String(describing: summary.cost))")
     }
 
     /// A request longer than the model's context is split in halves until its rows fit.

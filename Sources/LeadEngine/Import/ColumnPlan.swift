@@ -24,6 +24,9 @@ public struct ColumnPlan: Sendable {
     /// Columns a mapping with `other_columns: auto` (every preset) does not name, mapped by the
     /// auto-mapper as they would be without a mapping: column index → its suggestion.
     public var automatic: [Int: AutoMapper.Suggestion] = [:]
+    /// Columns whose value fills their field over another column's for it (an enrichment's
+    /// answers: `enriched(by:)`); otherwise the first column with a value wins.
+    public var overriding: Set<Int> = []
     public var mapping: Mapping
 
     /// Reads the head of the file, finds the header and plans the columns. Throws

@@ -309,7 +309,9 @@ extension ImportRun {
                         settled.append(row)
                     }
                 }
-                if settled.count >= ImportRun.transactionRows(remaining: total.map { $0 - self.rows - settled.count }) {
+                // With an enrichment, rows come at the model's pace: each hand-off is committed
+                // (and shown) as it comes.
+                if run.options.enrichment != nil || settled.count >= ImportRun.transactionRows(remaining: total.map { $0 - self.rows - settled.count }) {
                     try commitSettled()
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import LeadConnectors
 import LeadCore
+import LeadEnrich
 import LeadNormalize
 import LeadReaders
 import LeadStore
@@ -22,7 +23,9 @@ public final class ImportRun: @unchecked Sendable {
 
     public init(options: ImportOptions, emit: @escaping (ProgressEvent) -> Void) {
         self.options = options
-        self.emit = emit
+        // The enrichment reports its spending from its own threads: one event at a time still.
+        let emitting = NSLock()
+        self.emit = { event in emitting.withLock { emit(event) } }
         embedded = options.embedded || options.remotes.isEmpty ? EmbeddedDestination(path: options.databasePath) : nil
         let destinations: [any Destination] = [embedded].compactMap { $0 } + options.remotes
         lanes = destinations.enumerated().map { Lane(index: $0.offset, destination: $0.element) }
@@ -132,13 +135,26 @@ public final class ImportRun: @unchecked Sendable {
         // building its lead, which is most of a rerun's work. Not when the processed sheet is
         // written, which needs every lead, nor for several destinations (a row is passed over
         // only when every one of them has it: not worth a second look-up per row).
-        let passing = lanes.count == 1 && !lanes[0].writesWithLedger && options.exportPath == nil ? lanes[0] : nil
+        // Nor with an enrichment, whose answers are part of the lead.
+        let passing = lanes.count == 1 && !lanes[0].writesWithLedger && options.exportPath == nil && options.enrichment == nil ? lanes[0] : nil
         // What the ledger knows by row hash, read in one pass while the run starts (see
         // `LeadStore.ledgerByRowHash`); for a ledger much larger than any list, batch by batch.
         let byRowHash = passing.flatMap { lane in lane.ledgerWasEmpty ? nil : Background(name: "leadport-ledger") { [store] in
             try store.ledgerByRowHash(destination: lane.ledgerName, limit: Self.ledgerPreloadLimit)
         } }
-        let plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
+        var plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
+        // With an enrichment: what each file sends the model (its own columns), and its plan
+        // with the answers as columns after them.
+        let enrichment = options.enrichment
+        var sent: [[Int]] = []
+        var ownNames: [[String]] = []
+        if let enrichment {
+            for (file, plan) in zip(options.files, plans) {
+                sent.append(try enrichment.columns(for: plan, file: file))
+                ownNames.append(plan.columnNames)
+            }
+            plans = plans.map { $0.enriched(by: enrichment.spec) }
+        }
         // An auto-mapped list imported into a campaign fills its recipient addresses too.
         let target: Mapping.Target = options.campaign != nil && options.mapping == nil ? .both : plans.first?.mapping.target ?? .contacts
         embedded?.open(store, target: target, dryRun: options.dryRun)
@@ -147,7 +163,7 @@ public final class ImportRun: @unchecked Sendable {
         for lane in lanes { try lane.configure(mapping) }
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
         // Emitted by the delivery thread before its first row, once the count is in.
-        let runStarted: @Sendable () throws -> Int? = { [self] in
+        let runStarted: @Sendable () throws -> Int? = { [self, plans] in
             let total = try counted.map { try zip($0.value(), plans).reduce(0) { $0 + $1.0 - $1.1.rowsThroughHeader } }
             emit(.runStarted(runID: runID, inputs: files, destinations: self.lanes.map(\.name), total: total ?? 0))
             return total
@@ -166,21 +182,24 @@ public final class ImportRun: @unchecked Sendable {
         // together (`Delivery`).
         let rowsQueue = BlockingQueue<Incoming?>(capacity: Self.queuedBatches)
         let leadsQueue = BlockingQueue<Work?>(capacity: Self.queuedBatches)
-        let reading = WorkerThread(name: "leadport-reader") { [readerOptions = readerOptions()] in
+        // An enrichment's hand-offs are a few requests' worth: its answers, and with them the
+        // rows' progress, come a batch at a time.
+        let handOff = enrichment?.chunkRows ?? Self.handOffRows
+        let reading = WorkerThread(name: "leadport-reader") { [readerOptions = readerOptions(), plans] in
             defer { rowsQueue.put(nil) }
             do {
                 for (file, plan) in zip(files, plans) {
                     rowsQueue.put(.file(file, plan))
                     let reader = try openRowReader(path: file, options: readerOptions)
                     var rows: [RawRow] = []
-                    rows.reserveCapacity(Self.handOffRows)
+                    rows.reserveCapacity(handOff)
                     while let row = try reader.next() {
                         if let header = plan.headerRow, row.location.row <= header { continue }
                         rows.append(row)
-                        if rows.count >= Self.handOffRows {
+                        if rows.count >= handOff {
                             rowsQueue.put(.rows(rows, plan))
                             rows = []
-                            rows.reserveCapacity(Self.handOffRows)
+                            rows.reserveCapacity(handOff)
                             if failure.error != nil { return }
                         }
                     }
@@ -212,11 +231,13 @@ public final class ImportRun: @unchecked Sendable {
         }
         var builder: LeadBuilder?
         var fingerprint: UInt64 = 0
+        var fileIndex = -1
         let lanes = self.lanes
         let exclusions = options.exclusions
         while let incoming = rowsQueue.take() {
             switch incoming {
             case .file(let file, let plan):
+                fileIndex += 1
                 if let passing {
                     fingerprint = RowHash.fingerprint(plan: plan, options: options, campaign: passing.campaign, user: passing.user, target: target)
                 }
@@ -224,8 +245,37 @@ public final class ImportRun: @unchecked Sendable {
                                       dateOrder: options.dateOrder ?? plan.mapping.defaults.dateOrder,
                                       defaultState: plan.mapping.defaults.state, style: plan.mapping.defaults.addressStyle ?? .usps)
                 leadsQueue.put(.file(file, plan))
-            case .rows(let rows, let plan):
+            case .rows(let given, let plan):
                 guard let builder else { continue }
+                if let enrichment {
+                    var rows = given
+                    guard failure.error == nil else { continue }
+                    // A row on a do-not-contact list is not sent to the model either.
+                    let excluded = exclusions.isEmpty ? nil : ParallelMap.map(rows) { row in exclusions.contains { $0.excludes(builder.build(row)) } }
+                    let answers: [Enrichment.RowOutcome]
+                    do {
+                        answers = try enrichment.process(rows, columns: sent[fileIndex], names: ownNames[fileIndex], store: store, skipping: excluded)
+                    } catch {
+                        failure.record(error)
+                        continue
+                    }
+                    let width = ownNames[fileIndex].count
+                    for i in rows.indices { rows[i].cells = fitted(rows[i].cells, width) + enrichment.spec.fields.map { answers[i].values?[$0.name]?.cell ?? "" } }
+                    leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices)) { [rows] i in
+                        var pending = Self.prepare(rows[i], builder: builder, plan: plan, target: target, lanes: lanes, exclusions: exclusions)
+                        // A row the model could not answer is not sent without its answers.
+                        if pending.outcome == nil {
+                            switch answers[i] {
+                            case .rejected(let why): (pending.outcome, pending.reason, pending.stage) = (.rejected, "enrichment: " + why, .enrich)
+                            case .pending(let why): (pending.outcome, pending.reason) = (.pending, "not enriched yet: " + why)
+                            case .enriched, .skipped: break
+                            }
+                        }
+                        return pending
+                    }, plan))
+                    continue
+                }
+                let rows = given
                 guard let passing else {
                     leadsQueue.put(.batch(ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target, lanes: lanes, exclusions: exclusions) }, plan))
                     continue
@@ -264,7 +314,8 @@ public final class ImportRun: @unchecked Sendable {
         try delivery.close()
         if !options.dryRun { try store.finishRun(id: runID, counts: delivery.counts, rows: delivery.rows) }
         let summary = RunSummary(runID: runID, rows: delivery.rows, counts: delivery.counts, seconds: Date().timeIntervalSince(started), dryRun: options.dryRun,
-                                 destinations: lanes.map { DestinationSummary(name: $0.name, counts: delivery.laneCounts[$0.index], stopped: $0.stopped) })
+                                 destinations: lanes.map { DestinationSummary(name: $0.name, counts: delivery.laneCounts[$0.index], stopped: $0.stopped) },
+                                 enrichment: enrichment?.summary)
         emit(.runFinished(summary))
         return summary
     }

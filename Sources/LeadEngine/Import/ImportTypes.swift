@@ -1,6 +1,7 @@
 import Foundation
 import LeadConnectors
 import LeadCore
+import LeadEnrich
 import LeadNormalize
 import LeadReaders
 
@@ -11,6 +12,10 @@ public enum ProgressEvent: Sendable {
     /// One batch sent to a destination (for the embedded SQLite, one transaction).
     case batch(BatchResult)
     case runFinished(RunSummary)
+    /// The enrichment's spending so far, after each request to the model (`--enrich`).
+    case enrichment(Enricher.Summary)
+    /// `leadport enrich`: one row's outcome.
+    case enrichedRow(SourceLocation, Enrichment.RowOutcome)
 }
 
 public struct RowResult: Sendable {
@@ -39,7 +44,7 @@ public struct BatchResult: Sendable {
 /// the in-file dedupe, the destination, or (`leadport apply`) the plan, when the row changed
 /// since it was made.
 public enum RejectStage: String, Sendable {
-    case read, normalize, dedupe, destination, plan
+    case read, normalize, enrich, dedupe, destination, plan
 }
 
 public struct RunSummary: Sendable {
@@ -52,6 +57,8 @@ public struct RunSummary: Sendable {
     public var dryRun: Bool
     /// Each destination's outcomes, in the order of `--to`.
     public var destinations: [DestinationSummary] = []
+    /// With `--enrich`: the rows by enrichment outcome, and what the model was sent and cost.
+    public var enrichment: Enrichment.Tally?
 
     /// The destinations that stopped part way (unreachable, credentials refused, a limit
     /// reached), with why: their unsent rows have no outcome, and go with the next run.
@@ -96,6 +103,9 @@ public struct ImportOptions: @unchecked Sendable {
     public var dryRun = false
     /// Do-not-contact lists: a lead on one is skipped (`excluded (LIST)`) and sent nowhere.
     public var exclusions: [ExclusionList] = []
+    /// The LLM stage between the rules and the destinations (`--enrich`): each row's answers
+    /// become columns after the list's own; a row it rejects or leaves pending is not sent.
+    public var enrichment: Enrichment?
     /// A plan to carry out (`leadport apply`): only the rows it has, as they were when it was
     /// made, are written.
     public var apply: PlanCheck?

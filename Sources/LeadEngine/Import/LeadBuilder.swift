@@ -45,7 +45,7 @@ struct LeadBuilder {
             if known, let rule = transformAt[k] { value = rule.apply(value).trimmed }
             guard !value.isEmpty else { continue }
             if known, let field = fieldAt[k] {
-                if values[field] == nil { values[field] = (value, k) }
+                if values[field] == nil || plan.overriding.contains(k) { values[field] = (value, k) }
             } else if let header = known ? extraHeaderAt[k] : (plan.mapping.extras != .drop ? Column.letters(for: k) : nil) {
                 lead.extras.append((header, value))
             }

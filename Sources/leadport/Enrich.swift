@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import HTTPKit
+import LeadEngine
+
+/// `leadport enrich`: every row of a list through an LLM, out as a processed spreadsheet.
+struct Enrich: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Have an LLM fill columns for every row of a list (an enrichment spec: docs/enrich.md), and write the processed spreadsheet.",
+        discussion: """
+            Rows go to any OpenAI-compatible endpoint: OPENAI_BASE_URL (with its /v1; default \
+            OpenAI's) and OPENAI_API_KEY. A local llama.cpp server or Ollama speaks the same API \
+            and keeps the list on the machine. Answers are cached in the ledger (--ledger): a \
+            rerun, or the same rows in another file, sends nothing again.
+            Every row ends enriched, skipped (blank, or nothing to send), rejected (the model's \
+            answer could not be used, even asked alone: the reason says why) or pending (the \
+            budget was reached or the endpoint stopped: the next run does them).
+            Exit status: 0 every row enriched or skipped; 3 some rows rejected; 1 the run \
+            stopped (the budget, max_cost, was reached, or the endpoint failed); 2 a usage, spec \
+            or configuration problem.
+            """
+    )
+
+    @Argument(help: "A CSV file or .xlsx workbook.")
+    var file: String
+
+    @OptionGroup var enrichment: EnrichmentOptions
+
+    @Option(help: ArgumentHelp("A mapping file (YAML; see docs/mappings.md): which columns are the list's, and so sent.", valueName: "file.yaml"))
+    var mapping: String?
+
+    @Option(help: ArgumentHelp("A mapping preset from mappings/ (as for import).", valueName: "name"))
+    var preset: String?
+
+    @Option(help: "The sheet to read, by name or 1-based position.")
+    var sheet: String?
+
+    @Option(help: ArgumentHelp("Where the answers are cached (a SQLite file, the ledger import uses).", valueName: "file.db"))
+    var ledger: String = "leadport.db"
+
+    @Option(help: ArgumentHelp("Write the processed spreadsheet (.xlsx or .csv): the list's columns, the spec's fields, _status, _reason, _source_row.",
+                               valueName: "file.xlsx|file.csv"))
+    var export: String?
+
+    @Option(help: ArgumentHelp("Write every row's outcome (CSV).", valueName: "file.csv"))
+    var report: String?
+
+    @Flag(help: "Send nothing: print the rows to send, the requests, the estimated tokens and the cost at most (answers already cached count nothing).")
+    var dryRun = false
+
+    @Option(help: "Progress on stderr: auto (a bar on a terminal, plain lines otherwise), bar, plain, jsonl, none.")
+    var progress: Import.ProgressStyle = .auto
+
+    func validate() throws {
+        if mapping != nil && preset != nil { throw ValidationError("give --mapping or --preset, not both") }
+        if export == nil && report == nil && !dryRun {
+            throw ValidationError("give --export FILE.xlsx (the processed spreadsheet), --report FILE.csv, or --dry-run: otherwise the answers would only be cached")
+        }
+        if let export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {
+            throw ValidationError("--export writes a workbook or CSV: give a .xlsx or .csv file name, not \"\(export)\"")
+        }
+        var outputs: [String: String] = [Import.canonical(file): "the list", Import.canonical(enrichment.spec): "--spec"]
+        for (option, path) in [("--export", export), ("--report", report), ("--ledger", ledger)] {
+            guard let path else { continue }
+            if let other = outputs[Import.canonical(path)] { throw ValidationError("\(option) \(path) is \(other == "the list" || other == "--spec" ? other + "'s file" : "also " + other); write it somewhere else") }
+            outputs[Import.canonical(path)] = option
+        }
+    }
+
+    func run() throws {
+        let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
+        let reporter = ProgressReporter(style: style)
+        var options = EnrichOptions(file: file)
+        options.reader.sheet = sheet
+        if let mapping { options.mapping = try Mapping.load(path: mapping) }
+        if let preset { options.mapping = try Presets.load(preset) }
+        if options.reader.sheet == nil { options.reader.sheet = options.mapping?.sheet }
+        options.databasePath = ledger
+        options.exportPath = export
+        options.reportPath = report
+        options.dryRun = dryRun
+        options.countsRows = style != .none
+        ReaderNote.print(readerNote(path: file))
+        let stage = try enrichment.open(dryRun: dryRun, reporter: reporter)
+        let summary = try EnrichRun(options: options, enrichment: stage, emit: reporter.handle).run()
+        if let export, !dryRun { ExitStatus.printError("processed sheet written to \(export)") }
+        try EnrichmentOptions.finish(summary.enrichment, spec: enrichment.spec)
+    }
+}
+
+/// The options `enrich` and `import --enrich` share: the spec, the model, the cache.
+struct EnrichmentOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The enrichment spec (YAML: instructions, fields, rows_per_request, max_cost; docs/enrich.md).", valueName: "spec.yaml"))
+    var spec: String
+
+    @Option(help: ArgumentHelp("The model, over the spec's (as the endpoint names it: gpt-4o-mini, or a local server's model).", valueName: "name"))
+    var model: String?
+
+    @Flag(help: "Ask the model again for every row, even those answered before with the same spec and content (the new answers replace the cached ones).")
+    var noCache = false
+
+    @Option(help: ArgumentHelp("Requests in flight at once (each paced by the endpoint's rate-limit headers).", valueName: "n"))
+    var concurrency: Int = 4
+
+    func validate() throws {
+        guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency is from 1 to 32, not \(concurrency)") }
+    }
+
+    /// The stage, its client set up from the environment (and the config file), its retries
+    /// shown as the progress's batch events.
+    func open(dryRun: Bool, reporter: ProgressReporter) throws -> Enrichment {
+        try Self.open(spec: spec, model: model, noCache: noCache, concurrency: concurrency, dryRun: dryRun, reporter: reporter)
+    }
+
+    static func open(spec: String, model: String?, noCache: Bool, concurrency: Int, dryRun: Bool, reporter: ProgressReporter) throws -> Enrichment {
+        let loaded = try EnrichSpec.load(path: spec)
+        let settings = try Settings.load()
+        let config = try OpenAIConfig(environment: settings.values, model: model ?? loaded.model)
+        if loaded.maxCost != nil, loaded.prices(for: config.model) == nil {
+            throw EnrichSpecError(path: spec, line: nil, message: "max_cost needs the prices of \(config.model): add prices: {input: …, output: …} (dollars per million tokens)")
+        }
+        let endpoint = config.baseURL.host ?? "the endpoint"
+        let client = OpenAIClient(config: config, onRetry: { [reporter] event in
+            let cause = event.status.map { "HTTP \($0)" } ?? event.error.map { "\($0)" } ?? "an error"
+            reporter.handle(.batch(BatchResult(destination: "enrich (\(endpoint))", size: 0, status: "retry after \(cause)", attempt: event.attempt,
+                                               retryAfter: event.retryAfter ?? event.wait)))
+        })
+        return Enrichment(spec: loaded, specPath: spec, client: client, concurrency: concurrency, readsCache: !noCache, dryRun: dryRun,
+                          onUsage: { [reporter] usage in reporter.handle(.enrichment(usage)) })
+    }
+
+    /// After the run: the budget or the endpoint that stopped it (exit 1, or 2 when the
+    /// endpoint refused the key or the model), or the rows it rejected (exit 3).
+    static func finish(_ tally: Enrichment.Tally?, spec: String) throws {
+        guard let tally else { return }
+        if let stopped = tally.stopped {
+            let budget = stopped.contains("max_cost")
+            throw EnrichmentStopped(message: (budget ? stopped + " (\(spec))" : "the enrichment stopped: " + stopped)
+                                    + "; \(tally.pending) row\(tally.pending == 1 ? " is" : "s are") pending: run the same command again"
+                                    + (budget ? ", with a higher max_cost," : "") + " to process \(tally.pending == 1 ? "it" : "them") (the answers so far are kept)",
+                                    disposition: tally.usage.refused ? .usage : .terminal)
+        }
+        if tally.rejected > 0 { throw ExitCode(ExitStatus.someRejected) }
+    }
+}
+
+/// The enrichment stopped before every row had its answer.
+struct EnrichmentStopped: Error, CustomStringConvertible, Classified {
+    var message: String
+    var disposition: FailureDisposition
+    var description: String { message }
+}
