@@ -103,6 +103,18 @@ public final class Enrichment: @unchecked Sendable {
         func index(_ header: String) -> Int? {
             names.firstIndex(of: header) ?? names.firstIndex { $0.caseInsensitiveCompare(header) == .orderedSame }
         }
+        // A field named like a column of the list would write a second column of that name.
+        if let clash = spec.fields.first(where: { index($0.name) != nil }) {
+            throw EnrichSpecError(path: specPath, line: nil, message: "the field \(clash.name) is also a column of \(file): name the field otherwise (as in \(clash.name.lowercased())_checked)")
+        }
+        // A column meant never to be sent, misspelt, would be sent: one the list does not have
+        // but has one much like it is refused (a list without the column at all is fine).
+        for missing in spec.exclude where index(missing) == nil {
+            if let near = names.first(where: { Self.alike($0, missing) }) {
+                throw EnrichSpecError(path: specPath, line: nil, message: "exclude names the column \"\(missing)\", which \(file) does not have; "
+                                      + "it has \"\(near)\": is that the one never to send? Write it as the list does")
+            }
+        }
         let excluded = Set(spec.exclude.compactMap(index))
         if let send = spec.send {
             return try send.map { header in
@@ -118,6 +130,25 @@ public final class Enrichment: @unchecked Sendable {
         }
     }
 
+    /// Whether two headers differ only in case, spaces and punctuation, by a letter or two, or
+    /// one is the other with more words (`Note` and `Internal Notes`).
+    static func alike(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.lowercased().filter { $0.isLetter || $0.isNumber }), y = Array(b.lowercased().filter { $0.isLetter || $0.isNumber })
+        guard !x.isEmpty, !y.isEmpty else { return false }
+        if String(x).contains(String(y)) || String(y).contains(String(x)) { return true }
+        // Edit distance, stopping early past 2.
+        guard abs(x.count - y.count) <= 2 else { return false }
+        var previous = Array(0...y.count)
+        for i in 1...x.count {
+            var current = [i] + Array(repeating: 0, count: y.count)
+            for j in 1...y.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[y.count] <= 2
+    }
+
     /// Each row's outcome, in the order given. `columns` from `columns(for:file:)`; `store`
     /// keeps the answers (written in its open transaction, if it has one).
     /// `skipping`: rows not to send (on a do-not-contact list), by position. `onOutcome` is told
@@ -129,7 +160,7 @@ public final class Enrichment: @unchecked Sendable {
         var asked: [(index: Int, row: EnrichRow, key: String)] = []
         for (i, raw) in rows.enumerated() {
             if skipping?[i] == true {
-                outcomes[i] = .skipped("excluded: on a do-not-contact list, not sent to the model")
+                outcomes[i] = .skipped("not sent to the model: excluded, or rejected by the rules")
                 continue
             }
             if raw.isBlank || raw.cells.allSatisfy({ $0.trimmed.isEmpty }) {

@@ -65,6 +65,8 @@ public final class Enricher: @unchecked Sendable {
     public init(spec: EnrichSpec, client: OpenAIClient, concurrency: Int = 4) {
         (self.spec, self.client, self.concurrency) = (spec, client, max(1, concurrency))
         prices = spec.prices(for: client.config.model)
+        // With prices, nothing sent yet costs $0 (not "unknown").
+        if prices != nil { summary.cost = 0 }
     }
 
     /// The request for `rows`: the spec's instructions, then the rows as `{"rows": [...]}` in the

@@ -158,7 +158,7 @@ public final class OpenAIClient: @unchecked Sendable {
                 onRetry(Retry.Event(attempt: refusals, status: 429, error: nil, wait: TokenPacer.retryAfter(response.headers) ?? 0, retryAfter: TokenPacer.retryAfter(response.headers)))
                 // The pacer holds every request back for the time the 429 asked.
                 continue
-            case 400 where problem.code == "context_length_exceeded":
+            case 400 where Self.isContextTooLong(problem):
                 throw OpenAIError(message: problem.message, contextTooLong: true)
             case 401, 403:
                 throw OpenAIError(message: "the endpoint refused the key (\(response.status): \(problem.message)); check OPENAI_API_KEY", disposition: .usage)
@@ -177,11 +177,17 @@ public final class OpenAIClient: @unchecked Sendable {
     }
 
     /// OpenAI's error envelope, `{"error": {"message", "type", "param", "code"}}`.
-    static func problem(_ response: HTTPResponse) -> (message: String, code: String?) {
+    static func problem(_ response: HTTPResponse) -> (message: String, code: String?, type: String?) {
         guard let error = ((try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any])?["error"] as? [String: Any] else {
-            return (String(response.text.prefix(200)), nil)
+            return (String(response.text.prefix(200)), nil, nil)
         }
-        return (error["message"] as? String ?? "no message", error["code"] as? String)
+        return (error["message"] as? String ?? "no message", error["code"] as? String, error["type"] as? String)
+    }
+
+    /// A prompt longer than the model takes, as OpenAI says it (`code` context_length_exceeded)
+    /// and as llama.cpp's server does (`type` exceed_context_size_error, a number for `code`).
+    static func isContextTooLong(_ problem: (message: String, code: String?, type: String?)) -> Bool {
+        problem.code == "context_length_exceeded" || problem.type == "exceed_context_size_error"
     }
 
     static func answer(_ response: HTTPResponse) throws -> ChatAnswer {

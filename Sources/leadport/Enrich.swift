@@ -135,10 +135,16 @@ struct EnrichmentOptions: ParsableArguments {
         guard let tally else { return }
         if let stopped = tally.stopped {
             let budget = stopped.contains("max_cost")
-            throw EnrichmentStopped(message: (budget ? stopped + " (\(spec))" : "the enrichment stopped: " + stopped)
-                                    + "; \(tally.pending) row\(tally.pending == 1 ? " is" : "s are") pending: run the same command again"
-                                    + (budget ? ", with a higher max_cost," : "") + " to process \(tally.pending == 1 ? "it" : "them") (the answers so far are kept)",
-                                    disposition: tally.usage.refused ? .usage : .terminal)
+            let pending = "\(tally.pending) row\(tally.pending == 1 ? " is" : "s are") pending"
+            let message: String
+            if budget {
+                message = stopped + " (\(spec)); \(pending): run the same command again to process them (each run may spend up to max_cost; the answers so far are kept and cost nothing again)"
+            } else if tally.usage.refused {
+                message = "the enrichment stopped: " + stopped + "; \(pending): fix that, then run the same command again"
+            } else {
+                message = "the enrichment stopped: " + stopped + "; \(pending): run the same command again to process them (the answers so far are kept)"
+            }
+            throw EnrichmentStopped(message: message, disposition: tally.usage.refused ? .usage : .terminal)
         }
         if tally.rejected > 0 { throw ExitCode(ExitStatus.someRejected) }
     }

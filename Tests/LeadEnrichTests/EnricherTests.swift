@@ -70,9 +70,10 @@ import Testing
         #expect((summary.cost ?? 1) <= 0.002, "\(String(describing: summary.cost))")
     }
 
-    /// A request longer than the model's context is split in halves until its rows fit.
-    @Test func aContextTooSmallForTheBatchSplitsIt() throws {
-        try double.control("/_double/config", ["context_window": 720])
+    /// A request longer than the model's context is split in halves until its rows fit, as
+    /// OpenAI says it and as llama.cpp's server does.
+    @Test(arguments: ["openai", "llamacpp"]) func aContextTooSmallForTheBatchSplitsIt(_ style: String) throws {
+        try double.control("/_double/config", ["context_window": 720, "context_error": style])
         let outcomes = Outcomes()
         _ = Enricher(spec: try spec(), client: try client(), concurrency: 2).run(Self.rows(20), report: outcomes.add)
         #expect(outcomes.byID.count == 20)

@@ -174,7 +174,8 @@ import Testing
     /// `import --enrich`: the answers feed the lead (status into FLYR's contacts), the row the
     /// model could not answer is rejected at the enrich stage and written nowhere.
     @Test func importWithEnrichmentFillsTheLeadAndRejectsWhatCouldNotBeAnswered() throws {
-        let list = try write("leads.csv", "Name,Email,Phone\nAnn Lee,ann@example.com,6175550101\nBo Diaz,bo@example.com,6175550102\nCy Young,cy@example.com,6175550103\n")
+        // Row 5 has nothing the rules can use: it is rejected by them, and never sent to the model.
+        let list = try write("leads.csv", "Name,Email,Phone\nAnn Lee,ann@example.com,6175550101\nBo Diaz,bo@example.com,6175550102\nCy Young,cy@example.com,6175550103\n,not-an-email,call me\n")
         try double.control("/_double/faults", ["program": [["mode": "missing_row", "when_row": "4"], ["mode": "missing_row", "when_row": "4"]]])
         let db = path("leads.db")
         let run = try leadport(["import", list, "--enrich", try spec(), "--to", "sqlite:" + db, "--report", "report.csv"])
@@ -189,6 +190,10 @@ import Testing
         #expect(lines.allSatisfy { ["hot", "warm", "cold", "new"].contains($0.split(separator: "|").last.map(String.init) ?? "") }, "\(lines)")
         let finished = run.events.last { $0["event"] as? String == "run_finished" }
         #expect((finished?["enrichment"] as? [String: Any])?["rejected"] as? Int == 1)
+        let rowFive = rows.first { $0["row"] as? Int == 5 }
+        #expect(rowFive?["outcome"] as? String == "rejected" && !((rowFive?["reason"] as? String ?? "enrichment").hasPrefix("enrichment")), "\(String(describing: rowFive))")
+        let asked = try double.control("/_double/requests?limit=200")["requests"] as? [[String: Any]] ?? []
+        #expect(!asked.isEmpty && asked.allSatisfy { !(($0["rows"] as? [String]) ?? []).contains("5") }, "row 5 was sent: \(asked.map { $0["rows"] ?? "" })")
     }
 
     /// What cannot work is said at once, with the file and line, before anything is sent.
@@ -197,6 +202,16 @@ import Testing
         let broken = try write("broken.yaml", "model: gpt-4o-mini\ninstructions: x\nfields:\n  status: {enum: [hot, lukewarm], maps_to: status}\n")
         let bad = try leadport(["enrich", list, "--spec", broken, "--export", "out.csv"])
         #expect(bad.result.status == 2 && bad.result.stderr.contains("broken.yaml:4") && bad.result.stderr.contains("lukewarm"), "\(bad.result.stderr)")
+        // A column never to be sent that the list does not have (misspelt): it would be sent.
+        try "Name,Email,Internal Notes\nAnn Lee,ann@example.com,owes us\n".write(toFile: path("notes.csv"), atomically: true, encoding: .utf8)
+        let misspelt = try write("misspelt.yaml", "model: gpt-4o-mini\ninstructions: x\nfields:\n  score: integer\nexclude: [Internal Note]\n")
+        let typo = try leadport(["enrich", path("notes.csv"), "--spec", misspelt, "--export", "out.csv"])
+        let sentForTypo = try requests()
+        #expect(typo.result.status == 2 && typo.result.stderr.contains("Internal Note") && sentForTypo == 0, "\(typo.result.stderr)")
+        // A field named like a column of the list would make two columns of one name.
+        let clash = try write("clash.yaml", "model: gpt-4o-mini\ninstructions: x\nfields:\n  Email: string\n")
+        let twice = try leadport(["enrich", list, "--spec", clash, "--export", "out.csv"])
+        #expect(twice.result.status == 2 && twice.result.stderr.contains("Email"), "\(twice.result.stderr)")
         var env = environment
         env["OPENAI_API_KEY"] = "sk-wrong-1234"
         let refused = try Leadport.run(["enrich", list, "--spec", try spec(), "--export", "out.csv", "--ledger", "cache.db"], in: dir, environment: env)

@@ -250,8 +250,15 @@ public final class ImportRun: @unchecked Sendable {
                 if let enrichment {
                     var rows = given
                     guard failure.error == nil else { continue }
-                    // A row on a do-not-contact list is not sent to the model either.
-                    let excluded = exclusions.isEmpty ? nil : ParallelMap.map(rows) { row in exclusions.contains { $0.excludes(builder.build(row)) } }
+                    // The rules come first: a row they reject, or one on a do-not-contact list,
+                    // is not sent to the model (it ends as it would without the enrichment).
+                    // (A field the model fills is not yet missing.)
+                    var before = plan
+                    before.mapping.required.removeAll { field in enrichment.spec.fields.contains { $0.mapsTo == field } }
+                    let excluded = ParallelMap.map(rows) { [before] row in
+                        let lead = builder.build(row)
+                        return Self.rejection(lead, plan: before) != nil || exclusions.contains { $0.excludes(lead) }
+                    }
                     let answers: [Enrichment.RowOutcome]
                     do {
                         answers = try enrichment.process(rows, columns: sent[fileIndex], names: ownNames[fileIndex], store: store, skipping: excluded)
