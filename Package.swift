@@ -46,7 +46,8 @@ let package = Package(
         .target(name: "LeadStore", dependencies: ["LeadCore", .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "GRDBSQLite", package: "GRDB.swift")],
                 swiftSettings: uncheckedExclusivityInRelease),
-        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors", "LeadEnrich", "HTTPKit"],
+        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors", "LeadEnrich", "HTTPKit",
+                                                  .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
                 swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "LeadEnrich", dependencies: ["LeadCore", "HTTPKit", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
         .executableTarget(

@@ -89,16 +89,7 @@ public struct EnrichSpec: Sendable, Equatable {
 }
 
 /// A spec that cannot be used: names the file and, where it can, the line.
-public struct EnrichSpecError: Error, CustomStringConvertible, Classified, Equatable {
-    public var path: String
-    public var line: Int?
-    public var message: String
-    public var disposition: FailureDisposition { .usage }
-
-    public init(path: String, line: Int?, message: String) { (self.path, self.line, self.message) = (path, line, message) }
-
-    public var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): \(message)" }
-}
+public typealias EnrichSpecError = ConfigFileError
 
 extension EnrichSpec {
     static let keys: Set<String> = ["model", "instructions", "fields", "rows_per_request", "max_cost", "prices", "send", "exclude"]

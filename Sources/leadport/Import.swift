@@ -66,6 +66,9 @@ struct Import: ParsableCommand {
     @Flag(help: "With --enrich: ask the model again for every row, even those answered before.")
     var noCache = false
 
+    @Option(help: ArgumentHelp("With --enrich: requests in flight at once (each paced by the endpoint's rate-limit headers).", valueName: "n"))
+    var concurrency: Int?
+
     @Flag(help: "Show what would be created, updated, left unchanged or rejected, and on stdout each field that would change, old → new (read from the destination); write nothing.")
     var dryRun = false
 
@@ -88,7 +91,8 @@ struct Import: ParsableCommand {
 
     func validate() throws {
         if mapping != nil && preset != nil { throw ValidationError("give --mapping or --preset, not both") }
-        if enrich == nil, model != nil || noCache { throw ValidationError("--model and --no-cache are for --enrich SPEC.yaml") }
+        if enrich == nil, model != nil || noCache || concurrency != nil { throw ValidationError("--model, --no-cache and --concurrency are for --enrich SPEC.yaml") }
+        if let concurrency, !(1...32).contains(concurrency) { throw ValidationError("--concurrency is from 1 to 32, not \(concurrency)") }
         if enrich != nil, plan != nil {
             throw ValidationError("--plan cannot hold an enrichment's answers: enrich first (leadport enrich FILE --spec SPEC --export processed.xlsx), then plan the import of processed.xlsx")
         }
@@ -167,11 +171,19 @@ struct Import: ParsableCommand {
 
     /// The import, or with `plan` the carrying out of that plan (`leadport apply`).
     func run(applying check: PlanCheck?) throws {
+        let (_, problem) = try perform(applying: check)
+        if let problem { throw problem }
+    }
+
+    /// The import: its summary, and what makes its exit status other than 0 (thrown by `run`),
+    /// if anything. `observe` sees every event the progress does (`leadport sync` keeps each
+    /// row's outcome by it); `reporter` replaces the one `--progress` chooses.
+    func perform(applying check: PlanCheck?, observe: ((ProgressEvent) -> Void)? = nil, reporter given: ProgressReporter? = nil) throws -> (RunSummary, (any Error)?) {
         if let problem = PhoneRule.selfCheck() { throw ValidationError(problem) }
         var options = ImportOptions(files: files)
         options.reader.sheet = sheet
         let style: ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
-        let reporter = ProgressReporter(style: style)
+        let reporter = given ?? ProgressReporter(style: style)
         let parsed = try parsedTargets()
         let settings = try Settings.load()
         options.embedded = false
@@ -215,7 +227,7 @@ struct Import: ParsableCommand {
         options.dateOrder = dateOrder
         options.dryRun = dryRun || plan != nil
         if let enrich {
-            options.enrichment = try EnrichmentOptions.open(spec: enrich, model: model, noCache: noCache, concurrency: 4, dryRun: options.dryRun, reporter: reporter)
+            options.enrichment = try EnrichmentOptions.open(spec: enrich, model: model, noCache: noCache, concurrency: concurrency ?? 4, dryRun: options.dryRun, reporter: reporter)
         }
         options.apply = check
         // Nothing shows the total: the pass that counts the rows is saved.
@@ -234,6 +246,7 @@ struct Import: ParsableCommand {
             if !unmet.isEmpty, case .row(let r) = event {
                 unmet.remove(PlanCheck.Key(destination: r.destination, file: r.location.file, sheet: r.location.sheet, row: r.location.row))
             }
+            observe?(event)
             reporter.handle(event)
         }.run()
         if !unmet.isEmpty {
@@ -259,11 +272,12 @@ struct Import: ParsableCommand {
             for problem in problems.dropLast() { ExitStatus.printError("leadport: \(problem)") }
             if problems.count > 1, let worst = problems.compactMap({ ($0 as? any Classified)?.disposition }).map(ExitStatus.status(for:)).max() {
                 ExitStatus.printError("leadport: \(last)")
-                throw ExitCode(worst)
+                return (summary, ExitCode(worst))
             }
-            throw last
+            return (summary, last)
         }
-        if (summary.counts[.rejected] ?? 0) > 0 || !unmet.isEmpty { throw ExitCode(3) }
+        if (summary.counts[.rejected] ?? 0) > 0 || !unmet.isEmpty { return (summary, ExitCode(3)) }
+        return (summary, nil)
     }
 }
 

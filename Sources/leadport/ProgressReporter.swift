@@ -21,6 +21,11 @@ final class ProgressReporter: @unchecked Sendable {
     private let lock = NSLock()
     static let order = Outcome.allCases.map(\.rawValue) + ["enriched"]
 
+    /// Where every event is also written as a JSON line, whatever the style (`leadport sync`'s
+    /// log), with a `job` field when one is set.
+    var log: FileHandle?
+    var job: String?
+
     init(style: Import.ProgressStyle) {
         self.style = style
         start = clock.now
@@ -35,14 +40,15 @@ final class ProgressReporter: @unchecked Sendable {
     func handle(_ event: ProgressEvent) {
         lock.lock()
         defer { lock.unlock() }
+        if let log, let line = json(event) { try? log.write(contentsOf: Data((KnownSecrets.redact(line) + "\n").utf8)) }
         switch style {
-        case .jsonl: json(event)
+        case .jsonl: if let line = json(event) { ExitStatus.printError(line) }
         case .none: if case .runFinished(let s) = event { summary(s) }
         case .bar, .plain, .auto: human(event)
         }
     }
 
-    private func json(_ event: ProgressEvent) {
+    private func json(_ event: ProgressEvent) -> String? {
         var o = JSONObject()
         switch event {
         case .runStarted(let run, let inputs, let destinations, let total):
@@ -114,7 +120,8 @@ final class ProgressReporter: @unchecked Sendable {
             o.set("dry_run", s.dryRun)
             if let e = s.enrichment { o.set("enrichment", json: Self.json(e)) }
         }
-        ExitStatus.printError(o.text)
+        if let job { o.set("job", job) }
+        return o.text
     }
 
     private func human(_ event: ProgressEvent) {

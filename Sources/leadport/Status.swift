@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import LeadEngine
+
+/// `leadport status`: each sync job's destinations, their last runs, rows pending, where the
+/// watermark stands, and whether a run is going on now.
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show each sync job's last runs by destination, rows pending, watermark, and whether it is running now.",
+        discussion: "The ledger is found through --config (the sync configuration's ledger:) or --ledger (default leadport.db)."
+    )
+
+    @Option(help: ArgumentHelp("The sync configuration whose jobs to show.", valueName: "sync.yaml"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The ledger, without a configuration.", valueName: "file.db"))
+    var ledger: String = "leadport.db"
+
+    @Option(help: ArgumentHelp("Runs of each job to show.", valueName: "n"))
+    var runs: Int = 1
+
+    @Flag(help: "Print JSON: {\"jobs\": [{\"name\", \"running\", \"watermark\", \"destinations\": [{\"to\", \"pending\", \"last_run\": {…}, \"runs\": […]}]}]}.")
+    var json = false
+
+    func run() throws {
+        let configuration = try config.map { try SyncConfig.load(path: $0) }
+        let path = configuration?.ledger ?? ledger
+        // Without a ledger no job has run yet: with a configuration, its jobs are shown so.
+        let exists = FileManager.default.fileExists(atPath: path)
+        guard exists || configuration != nil else {
+            throw ValidationError("no ledger at \(path): no sync has run with it yet (give --config sync.yaml or --ledger FILE)")
+        }
+        let store = exists ? try LeadStore(path: path) : nil
+        defer { try? store?.close() }
+        let names = try configuration?.jobs.map(\.name) ?? store?.syncJobs() ?? []
+        var jobs: [String] = []
+        var lines: [String] = []
+        for name in names {
+            let running = JobLock.isHeld(path: JobLock.path(ledger: path, job: name))
+            let state = try store?.syncState(job: name) ?? [:]
+            let history = try store?.syncRuns(job: name, limit: max(1, runs)) ?? []
+            let watermark = state["watermark"].flatMap(TableExport.Watermark.init(text:))
+            let configured = configuration?.jobs.first { $0.name == name }
+            // (written: as the configuration names it; to: as the runs recorded it.)
+            let destinations = configured.map { Array(zip($0.written, $0.to)) } ?? Array(Set(history.map(\.destination))).sorted().map { ($0, $0) }
+            var o = JSONObject()
+            o.set("name", name)
+            o.set("running", running)
+            if let watermark {
+                var w = JSONObject()
+                w.set("updated", watermark.updated)
+                w.set("id", watermark.id)
+                o.set("watermark", json: w.text)
+            } else {
+                o.set("watermark", json: "null")
+            }
+            lines.append("\(name): \(running ? "running now" : "not running")" + (watermark.map { "; watermark \($0.updated), id \($0.id)" } ?? ""))
+            var entries: [String] = []
+            for (destination, resolved) in destinations {
+                // A destination's runs are recorded under its name as the import gives it.
+                let own = history.filter { $0.destination == resolved || Self.sameDestination($0.destination, resolved) }
+                var d = JSONObject()
+                d.set("to", destination)
+                d.set("pending", own.first?.pending ?? 0)
+                d.set("last_run", json: own.first.map(Self.json) ?? "null")
+                d.set("runs", json: "[" + own.map(Self.json).joined(separator: ",") + "]")
+                entries.append(d.text)
+                guard let last = own.first else {
+                    lines.append("  \(destination): no run yet")
+                    continue
+                }
+                let counts = [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed].map { "\($0.rawValue) \(last.counts[$0] ?? 0)" }.joined(separator: ", ")
+                lines.append("  \(destination): last run \(last.started) (\(String(format: "%.1f", last.seconds)) s, \(last.runID)): \(counts); pending \(last.pending)"
+                             + (last.stopped.map { "; stopped: \($0)" } ?? ""))
+                for failure in last.failures.prefix(5) { lines.append("    \(failure)") }
+            }
+            o.set("destinations", json: "[" + entries.joined(separator: ",") + "]")
+            jobs.append(o.text)
+        }
+        if json {
+            try StandardOutput.shared.write("{\"jobs\":[" + jobs.joined(separator: ",") + "]}\n")
+        } else {
+            try StandardOutput.shared.write(names.isEmpty ? "no sync job has run with \(path)\n" : lines.joined(separator: "\n") + "\n")
+        }
+    }
+
+    /// `to:` as written (`sqlite:x.db`) and as the import names the destination may differ.
+    static func sameDestination(_ recorded: String, _ configured: String) -> Bool {
+        (try? DestinationRegistry.parse(configured))?.display == recorded
+    }
+
+    static func json(_ run: LeadStore.SyncRun) -> String {
+        var o = JSONObject()
+        o.set("run_id", run.runID)
+        o.set("started", run.started)
+        o.set("seconds", run.seconds)
+        for outcome in [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed] { o.set(outcome.rawValue, run.counts[outcome] ?? 0) }
+        o.set("pending", run.pending)
+        o.set("failures", json: JSONText.array(run.failures))
+        o.set("stopped", run.stopped)
+        return o.text
+    }
+}

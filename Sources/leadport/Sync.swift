@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import LeadEngine
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `leadport sync`: the configured jobs, each sending what changed since its last run.
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the jobs of a sync configuration (docs/sync.md): send what changed since each job's last run, as import does.",
+        discussion: """
+            Files are read again only when their content changed (and then only changed rows are \
+            sent, as the ledger knows the rest); a PostgreSQL table is read from where the job's \
+            watermark stands (updated_at, then id), which moves only past rows every destination \
+            took or finally rejected. A run killed at any moment resumes on the next: nothing is \
+            lost, nothing sent twice.
+            Exit status: 0 every row delivered or deliberately skipped; 3 some rows rejected; \
+            1 a job failed; 2 a usage or configuration problem; 4 a job was already running \
+            (another sync holds its lock): nothing was done for it.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The sync configuration (YAML).", valueName: "sync.yaml"))
+    var config: String
+
+    @Option(help: ArgumentHelp("Run this job alone.", valueName: "name"))
+    var job: String?
+
+    @Option(help: ArgumentHelp("Write a JSON summary of the run here (for monitoring): each job's status, run id and counts by destination.", valueName: "file.json"))
+    var summaryJson: String?
+
+    @Option(help: "Progress on stderr: auto (a bar on a terminal, plain lines otherwise), bar, plain, jsonl, none. Every event also goes to the job's log.")
+    var progress: Import.ProgressStyle = .auto
+
+    @Option(help: ArgumentHelp("Print a crontab line that runs this configuration on SCHEDULE (as in \"0 2 * * *\"), and do nothing else.", valueName: "schedule"))
+    var printCron: String?
+
+    @Flag(help: "Print a systemd service and timer that run this configuration nightly (edit OnCalendar= to change when), and do nothing else.")
+    var printSystemd = false
+
+    @Flag(help: "Share the jobs with other workers through a PostgreSQL ledger (ledger: postgres://…).")
+    var worker = false
+
+    /// Exit status of a job another run holds.
+    static let alreadyRunning: Int32 = 4
+
+    func validate() throws {
+        if let printCron {
+            let fields = printCron.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count == 5 || (fields.count == 1 && printCron.hasPrefix("@")) else {
+                throw ValidationError("--print-cron takes a cron schedule of five fields, as in \"0 2 * * *\" (2 a.m. every day), or @daily")
+            }
+        }
+    }
+
+    func run() throws {
+        let configuration = try SyncConfig.load(path: config)
+        if worker {
+            throw ValidationError("--worker shares jobs through a PostgreSQL ledger (ledger: postgres://…), which this version does not have yet; run one sync at a time with a SQLite ledger")
+        }
+        if let printCron { return try print(cron: printCron, configuration) }
+        if printSystemd { return try printUnits(configuration) }
+        var jobs = configuration.jobs
+        if let job {
+            jobs = jobs.filter { $0.name == job }
+            guard !jobs.isEmpty else { throw ValidationError("\(config) has no job \(job); its jobs: \(configuration.jobs.map(\.name).joined(separator: ", "))") }
+        }
+        let started = Date()
+        var results: [SyncJobRun.Result] = []
+        for job in jobs {
+            let result = SyncJobRun(job: job, configuration: configuration, progress: progress).run()
+            if let message = result.message { ExitStatus.printError("leadport: \(job.name): \(message)") }
+            results.append(result)
+        }
+        let status = Self.gravest(results.map(\.status))
+        if let summaryJson {
+            var o = JSONObject()
+            o.set("started", SyncJobRun.iso(started))
+            o.set("seconds", Date().timeIntervalSince(started))
+            o.set("status", Int(status))
+            o.set("jobs", json: "[" + results.map(\.json).joined(separator: ",") + "]")
+            do { try (o.text + "\n").write(toFile: summaryJson, atomically: true, encoding: .utf8) } catch {
+                ExitStatus.printError("leadport: cannot write --summary-json \(summaryJson): \(error.localizedDescription)")
+                throw ExitCode(ExitStatus.failed)
+            }
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The status of a run of several jobs: a usage problem first, then a failure, then a job
+    /// already running, then rejected rows.
+    static func gravest(_ statuses: [Int32]) -> Int32 {
+        for status in [ExitStatus.usage, ExitStatus.failed, alreadyRunning, ExitStatus.someRejected] where statuses.contains(status) { return status }
+        return 0
+    }
+
+    /// This binary and the configuration, as absolute paths for a crontab or unit file.
+    private func paths(_ configuration: SyncConfig) -> (binary: String, config: String, folder: String, logs: String) {
+        let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let config = Import.canonical(self.config)
+        return (binary, config, (config as NSString).deletingLastPathComponent, Import.canonical(configuration.logs))
+    }
+
+    private func print(cron schedule: String, _ configuration: SyncConfig) throws {
+        let p = paths(configuration)
+        try StandardOutput.shared.write("""
+            # LeadPort sync of \(p.config): add with `crontab -e`. Credentials (HUBSPOT_TOKEN, …) come from
+            # ~/.config/leadport/config.yaml (chmod 600), as cron passes almost no environment.
+            # Exit status 4 means the previous run was still going: nothing was done.
+            \(schedule) cd \(Self.shellQuoted(p.folder)) && \(Self.shellQuoted(p.binary)) sync --config \(Self.shellQuoted(p.config)) --progress none --summary-json \(Self.shellQuoted(p.logs + "/last-sync.json")) >> \(Self.shellQuoted(p.logs + "/cron.log")) 2>&1
+
+            """)
+    }
+
+    private func printUnits(_ configuration: SyncConfig) throws {
+        let p = paths(configuration)
+        try StandardOutput.shared.write("""
+            # ~/.config/systemd/user/leadport-sync.service (or /etc/systemd/system/ for a system unit)
+            [Unit]
+            Description=LeadPort sync of \(p.config)
+
+            [Service]
+            Type=oneshot
+            WorkingDirectory=\(p.folder)
+            ExecStart=\(p.binary) sync --config \(p.config) --progress none --summary-json \(p.logs)/last-sync.json
+            # 4: the previous run was still going, and nothing was done: not a failure.
+            SuccessExitStatus=4
+
+            # ~/.config/systemd/user/leadport-sync.timer — then: systemctl --user enable --now leadport-sync.timer
+            [Unit]
+            Description=Run LeadPort sync nightly
+
+            [Timer]
+            OnCalendar=*-*-* 02:00:00
+            Persistent=true
+
+            [Install]
+            WantedBy=timers.target
+
+            """)
+    }
+
+    static func shellQuoted(_ text: String) -> String {
+        text.allSatisfy({ $0.isLetter || $0.isNumber || "/._-+:@".contains($0) }) ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import LeadTesting
+import Testing
+
+/// `leadport sync` and `leadport status` (issue 15), the real binary: files and a PostgreSQL
+/// table over several nights send only what changed; a table's watermark is exact across pages
+/// ending inside a run of equal timestamps; a second run of a job exits 4; a run killed at any
+/// moment resumes with nothing lost and nothing sent twice.
+@Suite(.serialized) struct SyncCommandTests {
+    let dir: URL
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-sync-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("inbox"), withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+    }
+
+    /// A night's run: the result and its JSON-lines events.
+    func sync(_ extra: [String] = [], environment: [String: String] = [:]) throws -> (result: Leadport.Result, events: [[String: Any]]) {
+        let result = try Leadport.run(["sync", "--config", path("sync.yaml"), "--progress", "jsonl"] + extra, in: dir, environment: environment)
+        let events = result.stderr.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        return (result, events)
+    }
+
+    static func rows(_ events: [[String: Any]]) -> [[String: Any]] { events.filter { $0["event"] as? String == "row" } }
+
+    func sqlite(_ database: String, _ query: String) throws -> [String] {
+        try Leadport.run(program: URL(fileURLWithPath: "sqlite3"), [path(database), query]).stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test func filesOverThreeNightsSendOnlyWhatChanged() throws {
+        try write("sync.yaml", """
+            ledger: ledger.db
+            jobs:
+              - name: inbox
+                source:
+                  files: "inbox/*.csv"
+                to: [sqlite:out.db]
+                exclude: [dnc.txt]
+            """)
+        try write("dnc.txt", "dee@example.com\n")
+        try write("inbox/a.csv", "Name,Email,Phone\nAnn Lee,ann@example.com,6175550101\nBo Diaz,bo@example.com,6175550102\n")
+        try write("inbox/b.csv", "Name,Email\nCy Young,cy@example.com\nDee Dee,dee@example.com\n")
+        let first = try sync(["--summary-json", "night1.json"])
+        #expect(first.result.status == 0, "\(first.result.stderr.suffix(500))")
+        #expect(Self.rows(first.events).count == 4)
+        let excluded = Self.rows(first.events).first { $0["row"] as? Int == 3 && ($0["file"] as? String ?? "").hasSuffix("b.csv") }
+        #expect(excluded?["outcome"] as? String == "skipped" && excluded?["reason"] as? String == "excluded (dnc.txt)", "\(String(describing: excluded))")
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("night1.json")))) as? [String: Any]
+        let job = (summary?["jobs"] as? [[String: Any]])?.first
+        #expect(summary?["status"] as? Int == 0 && job?["name"] as? String == "inbox")
+        #expect(((job?["destinations"] as? [[String: Any]])?.first?["created"] as? Int) == 3, "\(String(describing: job))")
+
+        // Night two: a.csv re-exported with Ann's phone changed and a new row; b.csv as it was.
+        try write("inbox/a.csv", "Name,Email,Phone\nAnn Lee,ann@example.com,6175550199\nBo Diaz,bo@example.com,6175550102\nEd Wu,ed@example.com,6175550105\n")
+        let second = try sync()
+        #expect(second.result.status == 0, "\(second.result.stderr.suffix(500))")
+        let rows = Self.rows(second.events)
+        #expect(rows.allSatisfy { ($0["file"] as? String ?? "").hasSuffix("a.csv") }, "b.csv was read again")
+        #expect(rows.map { $0["outcome"] as? String ?? "" } == ["updated", "unchanged", "created"], "\(rows)")
+        #expect(try sqlite("out.db", "SELECT phone FROM contacts WHERE email = 'ann@example.com'") == ["+16175550199"])
+
+        // Night three: nothing changed, nothing read.
+        let third = try sync()
+        #expect(third.result.status == 0 && Self.rows(third.events).isEmpty)
+        #expect(try sqlite("out.db", "SELECT count(*) FROM contacts") == ["4"])
+
+        let status = try Leadport.run(["status", "--config", path("sync.yaml"), "--json"], in: dir)
+        let shown = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        let inbox = (shown?["jobs"] as? [[String: Any]])?.first
+        #expect(inbox?["name"] as? String == "inbox" && inbox?["running"] as? Bool == false, "\(status.stdout)")
+        let destination = (inbox?["destinations"] as? [[String: Any]])?.first
+        #expect(destination?["to"] as? String == "sqlite:out.db" && destination?["pending"] as? Int == 0, "\(status.stdout)")
+        let last = destination?["last_run"] as? [String: Any]
+        #expect(last?["created"] as? Int == 0 && last?["run_id"] as? String != nil && last?["seconds"] != nil, "\(status.stdout)")
+        #expect(((destination?["runs"] as? [[String: Any]])?.count ?? 0) == 1)
+    }
+
+    /// A table read a few rows a page, pages ending inside a run of equal timestamps: every row
+    /// once; later nights read only the rows changed since.
+    @Test func aTableIsReadFromItsWatermarkWithTiesAcrossPages() throws {
+        let source = try TestPostgres()
+        try source.connection.execute("""
+            INSERT INTO contacts (user_id, full_name, email, phone, status, updated_at)
+            SELECT $1::uuid, 'Person ' || n, 'p' || n || '@example.com', '617555' || lpad(n::text, 4, '0'), 'new', '2026-11-01 02:00:00+00'
+            FROM generate_series(1, 7) n
+            """, [TestPostgres.user])
+        try write("sync.yaml", """
+            ledger: ledger.db
+            jobs:
+              - name: contacts
+                source:
+                  postgres: $SOURCE_URL
+                  user_id: \(TestPostgres.user)
+                preset: flyr-contacts
+                to: [sqlite:out.db]
+            """)
+        let environment = ["SOURCE_URL": source.url, "LEADPORT_SYNC_PAGE_ROWS": "3"]
+        let first = try sync(environment: environment)
+        #expect(first.result.status == 0, "\(first.result.stderr.suffix(600))")
+        #expect(Self.rows(first.events).count == 7 && Self.rows(first.events).allSatisfy { $0["outcome"] as? String == "created" })
+        #expect(try sqlite("out.db", "SELECT count(DISTINCT email) FROM contacts") == ["7"])
+
+        try source.connection.execute("UPDATE contacts SET status = 'hot', updated_at = '2026-11-02 02:00:00+00' WHERE email IN ('p2@example.com', 'p6@example.com')")
+        try source.connection.execute("INSERT INTO contacts (user_id, full_name, email, updated_at) VALUES ($1::uuid, 'Late Comer', 'late@example.com', '2026-11-02 02:00:00+00')", [TestPostgres.user])
+        // Another user's row is not this job's.
+        try source.connection.execute("INSERT INTO auth.users (id) VALUES ('99999999-2222-4333-8444-555555555555')")
+        try source.connection.execute("INSERT INTO contacts (user_id, full_name, email) VALUES ('99999999-2222-4333-8444-555555555555', 'Not Mine', 'other@example.com')")
+        let second = try sync(environment: environment)
+        #expect(second.result.status == 0, "\(second.result.stderr.suffix(600))")
+        let outcomes = Self.rows(second.events).map { $0["outcome"] as? String ?? "" }.sorted()
+        #expect(outcomes == ["created", "updated", "updated"], "\(outcomes)")
+        #expect(try sqlite("out.db", "SELECT email FROM contacts WHERE status = 'hot' ORDER BY email") == ["p2@example.com", "p6@example.com"])
+
+        let third = try sync(environment: environment)
+        #expect(third.result.status == 0 && Self.rows(third.events).isEmpty, "\(Self.rows(third.events))")
+        let status = try Leadport.run(["status", "--config", path("sync.yaml"), "--json"], in: dir, environment: environment)
+        let job = ((try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["jobs"] as? [[String: Any]])?.first
+        #expect((job?["watermark"] as? [String: Any])?["updated"] as? String == "2026-11-02 02:00:00+00", "\(status.stdout)")
+    }
+
+    /// While a run holds a job, another exits 4 at once, saying so, and does nothing.
+    @Test func aSecondRunOfAJobExitsFour() throws {
+        try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: \"inbox/*.csv\"}\n    to: [sqlite:out.db]\n")
+        try write("inbox/a.csv", "Name,Email\nAnn Lee,ann@example.com\n")
+        // The lock as a running sync holds it (flock(1) takes the same kind of lock).
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [path("ledger.db.sync-inbox.lock"), "sleep", "20"]
+        try holder.run()
+        defer { holder.terminate() }
+        Thread.sleep(forTimeInterval: 0.3)
+        let started = Date()
+        let second = try sync(["--summary-json", "summary.json"])
+        #expect(second.result.status == 4, "\(second.result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(second.result.stderr.contains("already running"), "\(second.result.stderr)")
+        #expect(Self.rows(second.events).isEmpty)
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("summary.json")))) as? [String: Any]
+        #expect(summary?["status"] as? Int == 4)
+        let status = try Leadport.run(["status", "--config", path("sync.yaml"), "--json"], in: dir)
+        #expect(status.stdout.contains("\"running\":true"), "\(status.stdout)")
+    }
+
+    /// Killed with SIGKILL at moments spread over a run from a table to PostgreSQL, then run to
+    /// the end: every contact there exactly once, and a last run reads nothing.
+    @Test func killedSyncsResumeWithNothingLostOrSentTwice() throws {
+        let source = try TestPostgres()
+        let target = try TestPostgres()
+        try source.connection.execute("""
+            INSERT INTO contacts (user_id, full_name, email, updated_at)
+            SELECT $1::uuid, 'Person ' || n, 'p' || n || '@example.com', '2026-11-01 02:00:00+00'::timestamptz + (n / 50) * interval '1 second'
+            FROM generate_series(1, 20000) n
+            """, [TestPostgres.user])
+        try write("sync.yaml", """
+            ledger: ledger.db
+            jobs:
+              - name: mirror
+                source:
+                  postgres: $SOURCE_URL
+                preset: flyr-contacts
+                user: \(TestPostgres.user)
+                to: [$TARGET_URL]
+            """)
+        let environment = ["SOURCE_URL": source.url, "TARGET_URL": target.url, "LEADPORT_SYNC_PAGE_ROWS": "1000"]
+        let seed = UInt64.random(in: 1...UInt64.max)
+        print("SyncCommandTests: kill moments from seed \(seed)")
+        var landed = 0
+        for moment in Leadport.killMoments(count: 4, upTo: 3.0, seed: seed) {
+            if try Leadport.kill(after: moment, ["sync", "--config", path("sync.yaml"), "--progress", "none"], environment: environment) { landed += 1 }
+        }
+        #expect(landed >= 2, "only \(landed) kills landed during a run")
+        let last = try sync(environment: environment)
+        #expect(last.result.status == 0, "\(last.result.stderr.suffix(600))")
+        #expect(Self.rows(last.events).allSatisfy { ["created", "unchanged"].contains($0["outcome"] as? String ?? "") })
+        #expect(try target.int("SELECT count(*) FROM contacts") == 20000)
+        #expect(try target.int("SELECT count(DISTINCT email) FROM contacts") == 20000)
+        let after = try sync(environment: environment)
+        #expect(after.result.status == 0 && Self.rows(after.events).isEmpty, "\(Self.rows(after.events).count) rows read again")
+    }
+
+    @Test func aConfigurationMistakeNamesItsLine() throws {
+        try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: \"inbox/*.csv\"}\n    to: [sqlite:out.db]\n    exclud: [dnc.csv]\n")
+        let bad = try sync()
+        #expect(bad.result.status == 2 && bad.result.stderr.contains("sync.yaml:6") && bad.result.stderr.contains("exclud"), "\(bad.result.stderr)")
+        try write("sync.yaml", "jobs:\n  - name: db\n    source: {postgres: $NOT_SET_ANYWHERE}\n    to: [hubspot]\n")
+        let unset = try sync()
+        #expect(unset.result.status == 2 && unset.result.stderr.contains("NOT_SET_ANYWHERE"), "\(unset.result.stderr)")
+    }
+
+    @Test func cronAndSystemdLinesAreReadyToPaste() throws {
+        try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: inbox}\n    to: [sqlite:out.db]\n")
+        let cron = try Leadport.run(["sync", "--config", path("sync.yaml"), "--print-cron", "0 2 * * *"], in: dir)
+        let line = cron.stdout.split(separator: "\n").first { !$0.hasPrefix("#") }.map(String.init) ?? ""
+        #expect(cron.status == 0 && line.hasPrefix("0 2 * * * cd ") && line.contains(" sync --config \(path("sync.yaml"))"), "\(cron.stdout)")
+        let units = try Leadport.run(["sync", "--config", path("sync.yaml"), "--print-systemd"], in: dir)
+        #expect(units.status == 0 && units.stdout.contains("OnCalendar=") && units.stdout.contains("SuccessExitStatus=4") && units.stdout.contains("ExecStart=/"), "\(units.stdout)")
+        let bad = try Leadport.run(["sync", "--config", path("sync.yaml"), "--print-cron", "nightly"], in: dir)
+        #expect(bad.status == 2)
+    }
+}
