@@ -87,6 +87,7 @@ public final class Enrichment: @unchecked Sendable {
         model = client.config.model
         fingerprint = EnrichCache.fingerprint(spec)
         tally.budget = spec.maxCost
+        if spec.prices(for: model) != nil { tally.usage.cost = 0 }
     }
 
     public var summary: Tally { lock.withLock { tally } }
