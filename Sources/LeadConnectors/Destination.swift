@@ -190,6 +190,9 @@ public protocol Destination: AnyObject {
     /// lead at the destination (by email, say) and make it an update, as `send` would. Reads
     /// only; nil when the destination cannot read what it holds.
     func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]?
+    /// `leadport undo`: removes what a run created and gives back what it updated, each only
+    /// where the record still holds what LeadPort wrote, in order. The default: not undoable.
+    func undo(_ items: [UndoItem], dryRun: Bool) throws -> [UndoResult]
 }
 
 extension Destination {

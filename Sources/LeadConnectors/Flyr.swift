@@ -183,3 +183,100 @@ public enum FlyrPlan {
         }
     }
 }
+
+/// What LeadPort wrote of a FLYR row, as one hash (the ledger's `remote_version` for FLYR's
+/// tables): `leadport undo` reads the row again, and removes it only when the same columns hash
+/// the same — when no person changed them since. Written `HASH:MASK`, the mask naming the
+/// columns written with a value (the others, left to the database's defaults, are not compared).
+public enum FlyrVersion {
+    static var columns: [String] { FlyrPlan.contactColumns.map { "contacts." + $0 } + AddressRecord.columnNames.map { "campaign_addresses." + $0 } }
+
+    /// The version of a contact and address as written (nil parts: not written by this lead).
+    public static func of(contact: ContactRecord?, address: AddressRecord?) -> String {
+        var values: [String?] = []
+        let c = contact?.columns
+        values += FlyrPlan.contactColumns.map { c?[$0] ?? nil }
+        values += address.map { $0.columns.map(\.value) } ?? Array(repeating: nil, count: AddressRecord.columnNames.count)
+        var mask: UInt64 = 0
+        for (k, value) in values.enumerated() where !(value ?? "").trimmingCharacters(in: .whitespaces).isEmpty { mask |= 1 << UInt64(k) }
+        return hash(values, mask: mask) + ":" + String(mask, radix: 16)
+    }
+
+    /// Whether rows as read (`contacts` and `campaign_addresses` columns by name; nil: that
+    /// table's row is not there or was not written) still hold what `version` says was written.
+    public static func holds(_ version: String?, contact: [String: String]?, address: [String: String]?) -> Bool {
+        guard let version, let colon = version.lastIndex(of: ":"), let mask = UInt64(version[version.index(after: colon)...], radix: 16) else { return false }
+        let values = FlyrPlan.contactColumns.map { contact?[$0] } + AddressRecord.columnNames.map { address?[$0] }
+        // A table written from must be there.
+        let wroteContact = mask & ((1 << UInt64(FlyrPlan.contactColumns.count)) - 1) != 0
+        if wroteContact != (contact != nil) || (mask >> UInt64(FlyrPlan.contactColumns.count) != 0) != (address != nil) { return false }
+        return hash(values, mask: mask) == String(version[..<colon])
+    }
+
+    private static func hash(_ values: [String?], mask: UInt64) -> String {
+        var h = FNV64()
+        for (k, value) in values.enumerated() where mask & (1 << UInt64(k)) != 0 {
+            h.mix(columns[k])
+            h.mix(value ?? "")
+        }
+        return String(h.value, radix: 16)
+    }
+}
+
+/// `leadport undo` for FLYR's tables (the embedded database, PostgreSQL): a created row is
+/// deleted and an updated one given back the values it had, each only when it still holds what
+/// LeadPort wrote; one a person changed since is left alone, and said so.
+public enum FlyrUndo {
+    public struct Access {
+        /// The rows of a table with these ids: column → value (a column without one left out).
+        public var read: (_ table: String, _ columns: [String], _ ids: [String]) throws -> [String: [String: String]]
+        public var delete: (_ table: String, _ ids: [String]) throws -> Void
+        /// Sets columns of one row (nil: NULL).
+        public var set: (_ table: String, _ id: String, _ values: [(column: String, value: String?)]) throws -> Void
+
+        public init(read: @escaping (_ table: String, _ columns: [String], _ ids: [String]) throws -> [String: [String: String]],
+                    delete: @escaping (_ table: String, _ ids: [String]) throws -> Void,
+                    set: @escaping (_ table: String, _ id: String, _ values: [(column: String, value: String?)]) throws -> Void) {
+            (self.read, self.delete, self.set) = (read, delete, set)
+        }
+    }
+
+    public static func undo(_ items: [UndoItem], dryRun: Bool, _ access: Access) throws -> [UndoResult] {
+        let ids = items.map { FlyrID.split($0.remoteID) }
+        let contacts = try access.read("contacts", FlyrPlan.contactColumns, ids.compactMap(\.contact))
+        let addresses = try access.read("campaign_addresses", AddressRecord.columnNames, ids.compactMap(\.address))
+        return try zip(items, ids).map { item, id in
+            let contact = id.contact.flatMap { contacts[$0] }, address = id.address.flatMap { addresses[$0] }
+            if item.created {
+                guard contact != nil || address != nil else { return .undone("already gone") }
+                // Which of its rows the lead created, by the version of what was written.
+                let parts: [(contact: [String: String]?, address: [String: String]?)] = [(contact, nil), (nil, address), (contact, address)]
+                guard let made = parts.first(where: { ($0.contact != nil || $0.address != nil) && FlyrVersion.holds(item.version, contact: $0.contact, address: $0.address) }) else {
+                    return .changedSince("its row no longer holds what LeadPort wrote: someone changed it since")
+                }
+                if !dryRun {
+                    if made.contact != nil, let c = id.contact { try access.delete("contacts", [c]) }
+                    if made.address != nil, let a = id.address { try access.delete("campaign_addresses", [a]) }
+                }
+                return .undone(made.contact != nil && made.address != nil ? "contact and address deleted" : made.contact != nil ? "contact deleted" : "address deleted")
+            }
+            // An update: given back its values when it still holds what was written.
+            var now: [String: String] = [:]
+            for (column, value) in contact ?? [:] { now["contacts." + column] = value }
+            for (column, value) in address ?? [:] { now["campaign_addresses." + column] = value }
+            guard contact != nil || address != nil else { return .changedSince("its row was deleted since") }
+            let moved = item.after.keys.filter { now[$0] != item.after[$0] }.sorted()
+            guard moved.isEmpty else {
+                return .changedSince("changed since: " + moved.map { "\($0) is \"\(now[$0] ?? "")\", LeadPort wrote \"\(item.after[$0] ?? "")\"" }.joined(separator: "; "))
+            }
+            if !dryRun {
+                for (table, rowID) in [("contacts", id.contact), ("campaign_addresses", id.address)] {
+                    guard let rowID else { continue }
+                    let values = item.after.keys.sorted().filter { $0.hasPrefix(table + ".") }.map { (column: String($0.dropFirst(table.count + 1)), value: item.before[$0]) }
+                    if !values.isEmpty { try access.set(table, rowID, values) }
+                }
+            }
+            return .undone("restored: " + item.after.keys.sorted().map { "\($0) \"\(item.before[$0] ?? "")\"" }.joined(separator: ", "))
+        }
+    }
+}

@@ -291,6 +291,23 @@ public final class PostgresDestination: Destination {
         try fatal { try FlyrPlan.snapshots(leads, policy: policy, read: currentRows) }
     }
 
+    /// `leadport undo` on FLYR's tables (`FlyrUndo`).
+    public func undo(_ items: [UndoItem], dryRun: Bool) throws -> [UndoResult] {
+        try fatal {
+            try FlyrUndo.undo(items, dryRun: dryRun, FlyrUndo.Access(read: currentRows, delete: { [self] table, ids in
+                connectionLock.lock()
+                defer { connectionLock.unlock() }
+                try connection.execute("DELETE FROM \(table) WHERE id = ANY($1::uuid[])", ["{" + ids.joined(separator: ",") + "}"])
+            }, set: { [self] table, id, values in
+                connectionLock.lock()
+                defer { connectionLock.unlock() }
+                let assignments = values.enumerated().map { "\($0.element.column) = $\($0.offset + 1)" }.joined(separator: ", ")
+                let stamp = table == "contacts" ? ", updated_at = now()" : ""
+                try connection.execute("UPDATE \(table) SET \(assignments)\(stamp) WHERE id = $\(values.count + 1)::uuid", values.map(\.value) + [id])
+            }))
+        }
+    }
+
     /// `columns` of the rows of `table` with these ids, by id.
     private func currentRows(_ table: String, _ columns: [String], ids: [String]) throws -> [String: [String: String]] {
         connectionLock.lock()

@@ -87,6 +87,13 @@ public enum JSONText {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// An object of text values, keys sorted.
+    public static func object(_ fields: [String: String]) -> String {
+        var o = JSONObject()
+        for key in fields.keys.sorted() { o.set(key, fields[key]) }
+        return o.text
+    }
+
     public static func array(_ items: [String]) -> String {
         "[" + items.map(quote).joined(separator: ",") + "]"
     }

@@ -127,6 +127,19 @@ public final class LeadStore: @unchecked Sendable {
                   created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));
                 """)
         }
+        // `leadport undo` (issue 15): which run created each record, what each update replaced,
+        // and where each run wrote.
+        m.registerMigration("undo") { db in
+            try db.execute(sql: """
+                ALTER TABLE leadport_ledger ADD COLUMN created_run TEXT;
+                CREATE INDEX idx_ledger_created_run ON leadport_ledger(created_run) WHERE created_run IS NOT NULL;
+                CREATE TABLE leadport_history (
+                  run_id TEXT NOT NULL, destination TEXT NOT NULL, dedupe_key TEXT NOT NULL, remote_id TEXT NOT NULL,
+                  before TEXT, after TEXT NOT NULL, previous_hash TEXT);
+                CREATE INDEX idx_history_run ON leadport_history(run_id);
+                ALTER TABLE leadport_runs ADD COLUMN destinations TEXT;
+                """)
+        }
         // `leadport sync` (issue 15): each job's state (its watermark, the files it delivered
         // whole) and its runs, one row per destination.
         m.registerMigration("sync") { db in
@@ -217,6 +230,67 @@ public final class LeadStore: @unchecked Sendable {
                 let failures = (try? JSONSerialization.jsonObject(with: Data((row["failures"] as String? ?? "[]").utf8))) as? [String] ?? []
                 return SyncRun(runID: row["run_id"], job: row["job"], destination: row["destination"], started: row["started_at"], seconds: row["seconds"],
                                counts: counts, pending: row["pending"], failures: failures, stopped: row["stopped"])
+            }
+        }
+    }
+
+    /// What an undo of a run needs to know, at one destination.
+    public struct RunChanges: Sendable {
+        /// The records the run created and that are still the ledger's: key, remote id, the
+        /// version written, and the run that wrote the record last (this one, unless a later
+        /// run updated it).
+        public var created: [(key: String, remoteID: String, version: String?, lastRun: String)] = []
+        /// The records it updated: key, remote id, the fields before and as written, the hash
+        /// the ledger had before, and the run that wrote the record last.
+        public var updated: [(key: String, remoteID: String, before: [String: String], after: [String: String], previousHash: String?, lastRun: String)] = []
+    }
+
+    /// A run's creates and updates, by ledger destination.
+    public func changes(run: String) throws -> [String: RunChanges] {
+        try db.read { db in
+            var byDestination: [String: RunChanges] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT destination, dedupe_key, remote_id, remote_version, run_id FROM leadport_ledger WHERE created_run = ?", arguments: [run]) {
+                byDestination[row["destination"], default: RunChanges()].created.append((row["dedupe_key"], row["remote_id"], row["remote_version"], row["run_id"]))
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT h.destination, h.dedupe_key, h.remote_id, h.before, h.after, h.previous_hash, l.run_id FROM leadport_history h
+                JOIN leadport_ledger l ON l.destination = h.destination AND l.dedupe_key = h.dedupe_key WHERE h.run_id = ?
+                """, arguments: [run]) {
+                func fields(_ text: String?) -> [String: String] {
+                    (text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: String]) ?? [:]
+                }
+                byDestination[row["destination"], default: RunChanges()].updated.append((row["dedupe_key"], row["remote_id"], fields(row["before"]), fields(row["after"]), row["previous_hash"], row["run_id"]))
+            }
+            return byDestination
+        }
+    }
+
+    /// The destinations a run wrote to, as `--to` named them (nil: a run recorded before they were kept).
+    public func runDestinations(_ run: String) throws -> [String]? {
+        try db.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT destinations FROM leadport_runs WHERE id = ?", arguments: [run]) else { return nil }
+            return (row["destinations"] as String?).map { $0.split(separator: "\n").map(String.init) }
+        }
+    }
+
+    /// Whether a run of that id is recorded.
+    public func hasRun(_ run: String) throws -> Bool {
+        try db.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM leadport_runs WHERE id = ?", arguments: [run]) ?? false }
+    }
+
+    /// After an undo: the records it removed leave the ledger, those it restored get back the
+    /// hash they had (so the next run sends the newer values again), and its history is let go.
+    public func undone(destination: String, removed: [String], restored: [(key: String, previousHash: String?)], run: String) throws {
+        try db.write { db in
+            for key in removed {
+                try db.execute(sql: "DELETE FROM leadport_ledger WHERE destination = ? AND dedupe_key = ?", arguments: [destination, key])
+            }
+            for (key, hash) in restored {
+                // (Which run wrote it before is not kept: the one that created it stands for it.
+                // An undo of that run still checks the values before it touches the record.)
+                try db.execute(sql: "UPDATE leadport_ledger SET content_hash = ?, row_hash = NULL, run_id = COALESCE(created_run, run_id) WHERE destination = ? AND dedupe_key = ?",
+                               arguments: [hash ?? "", destination, key])
+                try db.execute(sql: "DELETE FROM leadport_history WHERE run_id = ? AND destination = ? AND dedupe_key = ?", arguments: [run, destination, key])
             }
         }
     }
@@ -485,10 +559,11 @@ public final class LeadStore: @unchecked Sendable {
         return CivilDate.iso(y, m, d) + "T" + two(seconds / 3600) + ":" + two(seconds / 60 % 60) + ":" + two(seconds % 60) + "." + ms + "Z"
     }
 
-    public func startRun(id: String, inputs: [String]) throws {
+    /// `destinations`: where the run writes, as `--to` names them (for `leadport undo`).
+    public func startRun(id: String, inputs: [String], destinations: [String] = []) throws {
         try db.write { db in
-            try db.execute(sql: "INSERT INTO leadport_runs (id, started_at, inputs) VALUES (?, strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?)",
-                           arguments: [id, inputs.joined(separator: "\n")])
+            try db.execute(sql: "INSERT INTO leadport_runs (id, started_at, inputs, destinations) VALUES (?, strftime('%Y-%m-%dT%H:%M:%fZ','now'), ?, ?)",
+                           arguments: [id, inputs.joined(separator: "\n"), destinations.isEmpty ? nil : destinations.joined(separator: "\n")])
         }
     }
 
@@ -520,6 +595,33 @@ public final class LeadStore: @unchecked Sendable {
                 start += chunk.count
             }
             return found
+        }
+    }
+
+    /// Columns `setColumns` may write (FLYR's, as LeadPort writes them).
+    static let writable: [String: Set<String>] = [
+        "contacts": ["full_name", "phone", "email", "address", "notes", "status"],
+        "campaign_addresses": ["address", "formatted", "house_number", "street_name", "locality", "region", "postal_code"],
+    ]
+
+    /// Deletes rows of a FLYR table (`leadport undo`).
+    public func deleteRows(_ table: String, ids: [String]) throws {
+        precondition(Self.writable[table] != nil, "not a FLYR table: \(table)")
+        try db.write { db in
+            for id in ids { try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id]) }
+        }
+    }
+
+    /// Sets columns of one row of a FLYR table (nil: NULL), as `leadport undo` gives an update's
+    /// values back.
+    public func setColumns(_ table: String, id: String, _ values: [(column: String, value: String?)]) throws {
+        guard let allowed = Self.writable[table], values.allSatisfy({ allowed.contains($0.column) }) else {
+            preconditionFailure("not FLYR columns of \(table): \(values.map(\.column))")
+        }
+        let stamp = table == "contacts" ? ", updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')" : ""
+        try db.write { db in
+            try db.execute(sql: "UPDATE \(table) SET " + values.map { "\($0.column) = ?" }.joined(separator: ", ") + stamp + " WHERE id = ?",
+                           arguments: StatementArguments(values.map(\.value) + [id]))
         }
     }
 
@@ -656,15 +758,24 @@ public struct StoreTransaction {
              ON CONFLICT (destination, dedupe_key) DO UPDATE SET remote_id = excluded.remote_id, content_hash = excluded.content_hash,
               run_id = excluded.run_id, source_file = excluded.source_file, source_sheet = excluded.source_sheet,
               source_row = excluded.source_row, updated_at = excluded.updated_at, row_hash = excluded.row_hash,
-              remote_version = excluded.remote_version
+              remote_version = COALESCE(excluded.remote_version, leadport_ledger.remote_version)
             """ : ""
         try runRows(head + """
-             leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row, updated_at, row_hash, remote_version) VALUES
-            """, "(?,?,?,?,?,?,?,?,?,?,?)", tail, count: entries.count) { i, b in
+             leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row, updated_at, row_hash, remote_version, created_run) VALUES
+            """, "(?,?,?,?,?,?,?,?,?,?,?,?)", tail, count: entries.count) { i, b in
                 let e = entries[i]
                 b.text(e.destination); b.text(e.key); b.text(e.remoteID); b.text(e.hash); b.text(e.run); b.text(e.source.file)
-                b.text(e.source.sheet); b.integer(e.source.row); b.text(now); b.text(e.rowHash); b.text(e.remoteVersion)
+                b.text(e.source.sheet); b.integer(e.source.row); b.text(now); b.text(e.rowHash); b.text(e.remoteVersion); b.text(e.created ? e.run : nil)
             }
+    }
+
+    /// What updates replaced (`leadport undo`): each record's fields before and as written.
+    public func recordHistory(_ entries: [HistoryRecord]) throws {
+        guard !entries.isEmpty else { return }
+        try runRows("INSERT INTO leadport_history (run_id, destination, dedupe_key, remote_id, before, after, previous_hash) VALUES", "(?,?,?,?,?,?,?)", "", count: entries.count) { i, b in
+            let e = entries[i]
+            b.text(e.run); b.text(e.destination); b.text(e.key); b.text(e.remoteID); b.text(e.before); b.text(e.after); b.text(e.previousHash)
+        }
     }
 
     public func insertContact(id: String, user: String, _ contact: ContactRecord, campaign: String?, addressID: String?) throws {
@@ -756,6 +867,21 @@ public struct NewAddress: Sendable {
 }
 
 /// What the ledger keeps for one lead at one destination.
+/// One update's record for `leadport undo`: the fields as they were and as written (JSON objects).
+public struct HistoryRecord: Sendable {
+    public var run: String
+    public var destination: String
+    public var key: String
+    public var remoteID: String
+    public var before: String
+    public var after: String
+    public var previousHash: String?
+
+    public init(run: String, destination: String, key: String, remoteID: String, before: String, after: String, previousHash: String?) {
+        (self.run, self.destination, self.key, self.remoteID, self.before, self.after, self.previousHash) = (run, destination, key, remoteID, before, after, previousHash)
+    }
+}
+
 public struct LedgerRecord: Sendable {
     public var destination: String
     public var key: String
@@ -765,13 +891,16 @@ public struct LedgerRecord: Sendable {
     public var source: SourceLocation
     /// The hash of the row the lead came from, for remote destinations (`ledger(destination:rowHashes:)`).
     public var rowHash: String?
-    /// The record's version at the destination, where the API has one (Google's etag).
+    /// The record's version at the destination, where the API has one (Google's etag), or
+    /// LeadPort's hash of the columns it wrote (FLYR's tables: `FlyrVersion`).
     public var remoteVersion: String?
+    /// Whether this run created the record (`leadport undo` removes it).
+    public var created: Bool
 
     public init(destination: String, key: String, remoteID: String, hash: String, run: String, source: SourceLocation, rowHash: String? = nil,
-                remoteVersion: String? = nil) {
+                remoteVersion: String? = nil, created: Bool = false) {
         (self.destination, self.key, self.remoteID, self.hash, self.run, self.source, self.rowHash) = (destination, key, remoteID, hash, run, source, rowHash)
-        self.remoteVersion = remoteVersion
+        (self.remoteVersion, self.created) = (remoteVersion, created)
     }
 }
 

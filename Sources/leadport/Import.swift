@@ -136,6 +136,14 @@ struct Import: ParsableCommand {
         return parsed
     }
 
+    /// A PostgreSQL URL without its password (libpq takes it from PGPASSWORD or ~/.pgpass then);
+    /// any other destination as it is.
+    static func withoutPassword(_ value: String) -> String {
+        guard value.hasPrefix("postgres"), var parts = URLComponents(string: value), parts.password != nil else { return value }
+        parts.password = nil
+        return parts.string ?? value
+    }
+
     /// An absolute path with symbolic links resolved, to tell whether two names are one file.
     static func canonical(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
@@ -152,14 +160,7 @@ struct Import: ParsableCommand {
         add("--mapping", mapping)
         add("--preset", preset)
         add("--sheet", sheet)
-        for value in destinations {
-            guard var parts = URLComponents(string: value), parts.password != nil, value.hasPrefix("postgres") else {
-                arguments += ["--to", value]
-                continue
-            }
-            parts.password = nil
-            arguments += ["--to", parts.string ?? value]
-        }
+        for value in destinations { arguments += ["--to", Self.withoutPassword(value)] }
         add("--ledger", ledger)
         add("--user", user)
         add("--campaign", campaign)
@@ -203,6 +204,11 @@ struct Import: ParsableCommand {
             options.remotes.append(remote)
         }
         options.databasePath = parsed.compactMap(\.embeddedPath).first ?? ledger
+        // As `leadport undo` will open them again: no password, a SQLite file by its full path.
+        options.destinationValues = parsed.map { target in
+            if let path = target.embeddedPath { return "sqlite:" + Self.canonical(path) }
+            return Self.withoutPassword(target.value)
+        }
         if let user { options.user = user }
         options.buildIdentity = LeadPortVersion.build
         for remote in options.remotes {
@@ -285,7 +291,9 @@ struct Import: ParsableCommand {
 enum Presets {
     static func directory() -> String {
         if let env = ProcessInfo.processInfo.environment["LEADPORT_MAPPINGS"] { return env }
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        // The binary itself (run by name from PATH, argv[0] is only its name).
+        let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var url = URL(fileURLWithPath: binary).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = url.appendingPathComponent("mappings")
             if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }

@@ -23,7 +23,7 @@ struct Status: ParsableCommand {
     var json = false
 
     func run() throws {
-        let configuration = try config.map { try SyncConfig.load(path: $0) }
+        let configuration = try config.map { try SyncConfig.load(path: $0, expanding: false) }
         let path = configuration?.ledger ?? ledger
         // Without a ledger no job has run yet: with a configuration, its jobs are shown so.
         let exists = FileManager.default.fileExists(atPath: path)
@@ -69,10 +69,13 @@ struct Status: ParsableCommand {
                     lines.append("  \(destination): no run yet")
                     continue
                 }
-                let counts = [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed].map { "\($0.rawValue) \(last.counts[$0] ?? 0)" }.joined(separator: ", ")
-                lines.append("  \(destination): last run \(last.started) (\(String(format: "%.1f", last.seconds)) s, \(last.runID)): \(counts); pending \(last.pending)"
-                             + (last.stopped.map { "; stopped: \($0)" } ?? ""))
-                for failure in last.failures.prefix(5) { lines.append("    \(failure)") }
+                for (n, shown) in own.prefix(max(1, runs)).enumerated() {
+                    let counts = [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed].map { "\($0.rawValue) \(shown.counts[$0] ?? 0)" }.joined(separator: ", ")
+                    lines.append("  \(destination): \(n == 0 ? "last run" : "run") \(shown.started) (\(String(format: "%.1f", shown.seconds)) s, \(shown.runID)): \(counts); pending \(shown.pending)"
+                                 + (shown.stopped.map { "; stopped: \($0)" } ?? ""))
+                    for failure in shown.failures.prefix(5) { lines.append("    \(failure)") }
+                }
+                _ = last
             }
             o.set("destinations", json: "[" + entries.joined(separator: ",") + "]")
             jobs.append(o.text)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPKit
 import LeadEngine
 
 #if canImport(Glibc)
@@ -40,7 +41,7 @@ struct Sync: ParsableCommand {
     @Flag(help: "Print a systemd service and timer that run this configuration nightly (edit OnCalendar= to change when), and do nothing else.")
     var printSystemd = false
 
-    @Flag(help: "Share the jobs with other workers through a PostgreSQL ledger (ledger: postgres://…).")
+    @Flag(help: "Share the jobs with other workers through a PostgreSQL ledger (ledger: postgres://…). Not built yet: refused.")
     var worker = false
 
     /// Exit status of a job another run holds.
@@ -56,18 +57,31 @@ struct Sync: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try SyncConfig.load(path: config)
         if worker {
-            throw ValidationError("--worker shares jobs through a PostgreSQL ledger (ledger: postgres://…), which this version does not have yet; run one sync at a time with a SQLite ledger")
+            throw SyncError(message: "--worker shares jobs through a PostgreSQL ledger (ledger: postgres://…), which this version does not have yet; run one sync at a time with a SQLite ledger")
         }
-        if let printCron { return try print(cron: printCron, configuration) }
-        if printSystemd { return try printUnits(configuration) }
+        // Printing a crontab line or units connects to nothing: $VAR references stay as written.
+        if printCron != nil || printSystemd {
+            let configuration = try SyncConfig.load(path: config, expanding: false)
+            if let printCron { return try print(cron: printCron, configuration) }
+            return try printUnits(configuration)
+        }
+        let started = Date()
+        let configuration: SyncConfig
+        do {
+            // $VAR references come from the environment, else the config file (as credentials do).
+            configuration = try SyncConfig.load(path: config, environment: try Settings.load().values)
+        } catch {
+            // Monitoring reads the summary: a run that could not start says so there too.
+            try? writeSummary(started: started, status: (error as? any Classified).map { ExitStatus.status(for: $0.disposition) } ?? ExitStatus.failed,
+                              jobs: [], message: "\(error)")
+            throw error
+        }
         var jobs = configuration.jobs
         if let job {
             jobs = jobs.filter { $0.name == job }
-            guard !jobs.isEmpty else { throw ValidationError("\(config) has no job \(job); its jobs: \(configuration.jobs.map(\.name).joined(separator: ", "))") }
+            guard !jobs.isEmpty else { throw SyncError(message: "\(config) has no job \(job); its jobs: \(configuration.jobs.map(\.name).joined(separator: ", "))") }
         }
-        let started = Date()
         var results: [SyncJobRun.Result] = []
         for job in jobs {
             let result = SyncJobRun(job: job, configuration: configuration, progress: progress).run()
@@ -75,18 +89,23 @@ struct Sync: ParsableCommand {
             results.append(result)
         }
         let status = Self.gravest(results.map(\.status))
-        if let summaryJson {
-            var o = JSONObject()
-            o.set("started", SyncJobRun.iso(started))
-            o.set("seconds", Date().timeIntervalSince(started))
-            o.set("status", Int(status))
-            o.set("jobs", json: "[" + results.map(\.json).joined(separator: ",") + "]")
-            do { try (o.text + "\n").write(toFile: summaryJson, atomically: true, encoding: .utf8) } catch {
-                ExitStatus.printError("leadport: cannot write --summary-json \(summaryJson): \(error.localizedDescription)")
-                throw ExitCode(ExitStatus.failed)
-            }
+        do { try writeSummary(started: started, status: status, jobs: results, message: nil) } catch {
+            ExitStatus.printError("leadport: cannot write --summary-json \(summaryJson ?? ""): \(error.localizedDescription)")
+            throw ExitCode(ExitStatus.failed)
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// `--summary-json`: when the run started, how long it took, its exit status, and each job's.
+    private func writeSummary(started: Date, status: Int32, jobs: [SyncJobRun.Result], message: String?) throws {
+        guard let summaryJson else { return }
+        var o = JSONObject()
+        o.set("started", SyncJobRun.iso(started))
+        o.set("seconds", Date().timeIntervalSince(started))
+        o.set("status", Int(status))
+        if let message { o.set("message", KnownSecrets.redact(message)) }
+        o.set("jobs", json: "[" + jobs.map(\.json).joined(separator: ",") + "]")
+        try (o.text + "\n").write(toFile: summaryJson, atomically: true, encoding: .utf8)
     }
 
     /// The status of a run of several jobs: a usage problem first, then a failure, then a job
@@ -109,7 +128,7 @@ struct Sync: ParsableCommand {
             # LeadPort sync of \(p.config): add with `crontab -e`. Credentials (HUBSPOT_TOKEN, …) come from
             # ~/.config/leadport/config.yaml (chmod 600), as cron passes almost no environment.
             # Exit status 4 means the previous run was still going: nothing was done.
-            \(schedule) cd \(Self.shellQuoted(p.folder)) && \(Self.shellQuoted(p.binary)) sync --config \(Self.shellQuoted(p.config)) --progress none --summary-json \(Self.shellQuoted(p.logs + "/last-sync.json")) >> \(Self.shellQuoted(p.logs + "/cron.log")) 2>&1
+            \(schedule) mkdir -p \(Self.shellQuoted(p.logs)) && cd \(Self.shellQuoted(p.folder)) && \(Self.shellQuoted(p.binary)) sync --config \(Self.shellQuoted(p.config)) --progress none --summary-json \(Self.shellQuoted(p.logs + "/last-sync.json")) >> \(Self.shellQuoted(p.logs + "/cron.log")) 2>&1
 
             """)
     }
@@ -123,8 +142,10 @@ struct Sync: ParsableCommand {
 
             [Service]
             Type=oneshot
-            WorkingDirectory=\(p.folder)
-            ExecStart=\(p.binary) sync --config \(p.config) --progress none --summary-json \(p.logs)/last-sync.json
+            WorkingDirectory=\(Self.unitQuoted(p.folder))
+            ExecStart=\(Self.unitQuoted(p.binary)) sync --config \(Self.unitQuoted(p.config)) --progress none --summary-json \(Self.unitQuoted(p.logs + "/last-sync.json"))
+            # Credentials: Environment=HUBSPOT_TOKEN=… lines here, or ~/.config/leadport/config.yaml (chmod 600).
+            # A user unit runs while you are logged out only after: loginctl enable-linger
             # 4: the previous run was still going, and nothing was done: not a failure.
             SuccessExitStatus=4
 
@@ -142,7 +163,19 @@ struct Sync: ParsableCommand {
             """)
     }
 
+    /// A path as systemd's command lines take it: in double quotes when it has a space.
+    static func unitQuoted(_ text: String) -> String {
+        text.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" }) ? "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" : text
+    }
+
     static func shellQuoted(_ text: String) -> String {
         text.allSatisfy({ $0.isLetter || $0.isNumber || "/._-+:@".contains($0) }) ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
+}
+
+/// A sync that cannot run as asked (an unknown job, --worker): a usage error (exit 2).
+struct SyncError: Error, CustomStringConvertible, Classified {
+    var message: String
+    var disposition: FailureDisposition { .usage }
+    var description: String { message }
 }

@@ -65,6 +65,17 @@ struct SyncJobRun {
         } catch {
             result.status = (error as? any Classified).map { ExitStatus.status(for: $0.disposition) } ?? (error is ValidationError ? ExitStatus.usage : ExitStatus.failed)
             result.message = KnownSecrets.redact("\(error)")
+            // A run that failed before its destinations answered is shown by `status` too.
+            if result.destinations.isEmpty {
+                let runID = result.runID ?? UUID().uuidString.lowercased()
+                result.runID = runID
+                result.destinations = job.to.map { LeadStore.SyncRun(runID: runID, job: job.name, destination: $0, started: Self.iso(Date()), seconds: 0,
+                                                                    counts: [:], pending: 0, failures: [], stopped: result.message) }
+                if let store = try? LeadStore(path: configuration.ledger) {
+                    try? store.recordSyncRun(result.destinations)
+                    try? store.close()
+                }
+            }
         }
         return result
     }
@@ -79,7 +90,9 @@ struct SyncJobRun {
         var inputs: [String] = []
         var digests: [String: String] = [:]
         for pattern in job.files {
-            for file in Self.glob(pattern) {
+            let found = Self.glob(pattern)
+            if found.isEmpty { ExitStatus.printError("leadport: \(job.name): files: \(pattern) names no file (nothing to read there tonight)") }
+            for file in found {
                 let digest = try FileDigest.sha256(path: file) + "|" + FileDigest.text(destinations)
                 guard state["file:" + file] != digest else { continue }
                 digests[file] = digest
@@ -95,6 +108,8 @@ struct SyncJobRun {
                 return TableExport.Watermark(text: text)
             }
             let rows = try TableExport(source: source).write(after: marked, csv: csv, keys: keys)
+            // The rows are people's contact details: for the owner's eyes only.
+            for file in [csv, keys] { chmod(file, 0o600) }
             if rows > 0 {
                 table = (csv, keys, rows)
                 inputs.append(csv)

@@ -184,6 +184,19 @@ import Testing
         #expect(after.result.status == 0 && Self.rows(after.events).isEmpty, "\(Self.rows(after.events).count) rows read again")
     }
 
+    /// A job's state is the same whichever way its configuration is named (by hand from its
+    /// folder, by full path from cron): a file delivered is not read again.
+    @Test func theConfigurationsSpellingDoesNotMatter() throws {
+        try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: \"inbox/*.csv\"}\n    to: [sqlite:out.db]\n")
+        try write("inbox/a.csv", "Name,Email\nAnn Lee,ann@example.com\n")
+        let relative = try Leadport.run(["sync", "--config", "sync.yaml", "--progress", "jsonl"], in: dir)
+        #expect(relative.status == 0 && relative.stderr.contains("\"event\":\"row\""), "\(relative.stderr)")
+        let absolute = try sync()
+        #expect(absolute.result.status == 0 && Self.rows(absolute.events).isEmpty, "read again: \(Self.rows(absolute.events))")
+        let status = try Leadport.run(["status", "--config", "sync.yaml", "--json"], in: dir)
+        #expect(status.stdout.contains("\"last_run\":{"), "\(status.stdout)")
+    }
+
     @Test func aConfigurationMistakeNamesItsLine() throws {
         try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: \"inbox/*.csv\"}\n    to: [sqlite:out.db]\n    exclud: [dnc.csv]\n")
         let bad = try sync()
@@ -197,7 +210,10 @@ import Testing
         try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: inbox}\n    to: [sqlite:out.db]\n")
         let cron = try Leadport.run(["sync", "--config", path("sync.yaml"), "--print-cron", "0 2 * * *"], in: dir)
         let line = cron.stdout.split(separator: "\n").first { !$0.hasPrefix("#") }.map(String.init) ?? ""
-        #expect(cron.status == 0 && line.hasPrefix("0 2 * * * cd ") && line.contains(" sync --config \(path("sync.yaml"))"), "\(cron.stdout)")
+        // The logs folder is made first (cron's redirection needs it), the config named by its full path.
+        let logs = dir.appendingPathComponent("logs").standardizedFileURL.resolvingSymlinksInPath().path
+        let config = dir.appendingPathComponent("sync.yaml").standardizedFileURL.resolvingSymlinksInPath().path
+        #expect(cron.status == 0 && line.hasPrefix("0 2 * * * mkdir -p \(logs) && cd ") && line.contains(" sync --config \(config)"), "\(cron.stdout)")
         let units = try Leadport.run(["sync", "--config", path("sync.yaml"), "--print-systemd"], in: dir)
         #expect(units.status == 0 && units.stdout.contains("OnCalendar=") && units.stdout.contains("SuccessExitStatus=4") && units.stdout.contains("ExecStart=/"), "\(units.stdout)")
         let bad = try Leadport.run(["sync", "--config", path("sync.yaml"), "--print-cron", "nightly"], in: dir)

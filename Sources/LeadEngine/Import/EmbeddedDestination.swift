@@ -135,6 +135,13 @@ final class EmbeddedDestination: Destination {
     }
 
     /// For a plan: the changed leads' rows as read, and what would be written over them.
+    func undo(_ items: [UndoItem], dryRun: Bool) throws -> [UndoResult] {
+        let store = opened
+        return try FlyrUndo.undo(items, dryRun: dryRun, FlyrUndo.Access(read: { try store.rows($0, columns: $1, ids: $2) },
+                                                                       delete: { try store.deleteRows($0, ids: $1) },
+                                                                       set: { try store.setColumns($0, id: $1, $2) }))
+    }
+
     func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
         try FlyrPlan.snapshots(leads, policy: policy) { table, columns, ids in try opened.rows(table, columns: columns, ids: ids) }
     }

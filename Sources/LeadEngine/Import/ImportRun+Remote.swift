@@ -43,6 +43,11 @@ extension ImportRun {
     struct Outgoing: Sendable {
         var leads: [OutboundLead]
         var rows: [Int]
+        /// Each lead's fields before and as written, where they were read (FLYR's tables, for
+        /// `leadport undo`: what an update replaced).
+        var snapshots: [FieldSnapshot]? = nil
+        /// The hash the ledger had for each lead before (updates).
+        var previous: [String?] = []
     }
 
     /// Delivery to a destination other than the embedded database: what the ledger knows is
@@ -60,6 +65,7 @@ extension ImportRun {
         let known = try knownLeads(batch, lane: lane, store: store)
         var outbound: [OutboundLead] = []
         var rows: [Int] = []
+        var previous: [String?] = []
         for k in batch.indices where batch[k].outcome == nil {
             let key = lane.ledgerKey(batch[k].key, batch[k].lead.source)
             let entry = known[key]
@@ -78,13 +84,19 @@ extension ImportRun {
                                          address: target != .contacts && campaign != nil ? batch[k].address : nil,
                                          action: entry == nil ? .create : .update, remoteID: entry?.remoteID))
             rows.append(k)
+            previous.append(entry?.contentHash)
         }
         guard !outbound.isEmpty else { return nil }
         var snapshots: [FieldSnapshot]?
         do {
             try remote.prepare(&outbound, campaign: campaign)
             // For a plan, each lead's fields as the destination holds them now.
-            if plans { snapshots = try remote.snapshots(&outbound, campaign: campaign) }
+            if plans {
+                snapshots = try remote.snapshots(&outbound, campaign: campaign)
+            } else if remote.capabilities.campaignScoped, outbound.contains(where: { $0.action == .update }) {
+                // What the updates replace, for `leadport undo` (a read of the changed rows).
+                snapshots = try remote.snapshots(&outbound, campaign: campaign)
+            }
         } catch {
             throw DestinationStopped(error: error)
         }
@@ -103,7 +115,7 @@ extension ImportRun {
                 }
             }
             if kept.count < outbound.count {
-                (outbound, rows, snapshots) = (kept.map { outbound[$0] }, kept.map { rows[$0] }, snapshots.map { s in kept.map { s[$0] } })
+                (outbound, rows, snapshots, previous) = (kept.map { outbound[$0] }, kept.map { rows[$0] }, snapshots.map { s in kept.map { s[$0] } }, kept.map { previous[$0] })
                 if outbound.isEmpty { return nil }
             }
         }
@@ -119,11 +131,11 @@ extension ImportRun {
         if options.apply != nil {
             let allowed = checkPlan(&batch, outbound: outbound, rows: rows, snapshots: snapshots, lane: lane)
             if allowed.count < outbound.count {
-                (outbound, rows) = (allowed.map { outbound[$0] }, allowed.map { rows[$0] })
+                (outbound, rows, snapshots, previous) = (allowed.map { outbound[$0] }, allowed.map { rows[$0] }, snapshots.map { s in allowed.map { s[$0] } }, allowed.map { previous[$0] })
                 if outbound.isEmpty { return nil }
             }
         }
-        return Outgoing(leads: outbound, rows: rows)
+        return Outgoing(leads: outbound, rows: rows, snapshots: snapshots, previous: previous)
     }
 
     /// The second half, on the sending thread: sends the leads in the destination's batches.
@@ -213,6 +225,8 @@ extension ImportRun {
         // upsert of many rows makes SQLite keep a statement journal: LeadStore.record).
         var records: [LedgerRecord] = []
         var replacing: [LedgerRecord] = []
+        var history: [HistoryRecord] = []
+        let flyr = lane.destination.capabilities.campaignScoped
         for (n, k) in rows.enumerated() {
             let lead = outbound[n]
             let source = batch[k].lead.source
@@ -233,13 +247,23 @@ extension ImportRun {
                 (batch[k].outcome, batch[k].reason) = (.failed, reason)
                 continue
             }
+            let created = batch[k].outcome == .created
+            // FLYR's rows have no version of their own: the hash of what was written stands for one.
+            if created, version == nil, flyr {
+                version = FlyrVersion.of(contact: lead.createsContact ? lead.contact : nil, address: lead.createsAddress ? lead.address : nil)
+            }
+            if batch[k].outcome == .updated, let snapshot = outgoing.snapshots?[n], let before = snapshot.before {
+                history.append(HistoryRecord(run: runID, destination: lane.ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "",
+                                             before: JSONText.object(before), after: JSONText.object(snapshot.after), previousHash: n < outgoing.previous.count ? outgoing.previous[n] : nil))
+            }
             let record = LedgerRecord(destination: lane.ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "", hash: lead.hash, run: runID, source: source,
-                                      rowHash: batch[k].rowHash, remoteVersion: version)
+                                      rowHash: batch[k].rowHash, remoteVersion: version, created: created)
             if lead.action == .update { replacing.append(record) } else { records.append(record) }
         }
         try store.write { tx in
             try tx.record(records)
             try tx.record(replacing, replacing: true)
+            try tx.recordHistory(history)
         }
     }
 

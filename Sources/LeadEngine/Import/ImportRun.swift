@@ -161,7 +161,7 @@ public final class ImportRun: @unchecked Sendable {
         // Every file is read with the same mapping (or none): its policies hold for the run.
         let mapping = options.mapping ?? plans.first?.mapping ?? Mapping()
         for lane in lanes { try lane.configure(mapping) }
-        if !options.dryRun { try store.startRun(id: runID, inputs: options.files) }
+        if !options.dryRun { try store.startRun(id: runID, inputs: options.files, destinations: options.destinationValues) }
         // Emitted by the delivery thread before its first row, once the count is in.
         let runStarted: @Sendable () throws -> Int? = { [self, plans] in
             let total = try counted.map { try zip($0.value(), plans).reduce(0) { $0 + $1.0 - $1.1.rowsThroughHeader } }

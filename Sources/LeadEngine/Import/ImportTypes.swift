@@ -119,6 +119,9 @@ public struct ImportOptions: @unchecked Sendable {
     /// What built the rules (the version and the binary): a rerun passes over unchanged rows
     /// only when the same rules would turn them into the same leads.
     public var buildIdentity = ""
+    /// The destinations as `--to` gave them (no passwords; a SQLite file by its full path),
+    /// kept with the run for `leadport undo` to open them again.
+    public var destinationValues: [String] = []
 
     public init(files: [String]) { self.files = files }
 }

@@ -62,20 +62,25 @@ public struct SyncConfig: Sendable, Equatable {
 public typealias SyncConfigError = ConfigFileError
 
 extension SyncConfig {
-    static let keys: Set<String> = ["ledger", "logs", "jobs", "lease_seconds"]
+    static let keys: Set<String> = ["ledger", "logs", "jobs"]
     static let jobKeys: Set<String> = ["name", "source", "preset", "mapping", "enrich", "to", "exclude", "campaign", "user", "region"]
     static let sourceKeys: Set<String> = ["files", "postgres", "table", "where", "user_id", "updated_column", "id_column"]
 
-    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SyncConfig {
+    /// `environment`: what `$VAR` references are taken from (the settings: the environment and
+    /// the config file); `expanding` false leaves them as written (for `status` and
+    /// `--print-cron`, which connect to nothing).
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment, expanding: Bool = true) throws -> SyncConfig {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SyncConfigError(path: path, line: nil, message: "cannot read the sync configuration")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw SyncConfigError(path: path, line: nil, message: "is not UTF-8 text") }
-        return try parse(text, path: path, environment: environment)
+        return try parse(text, path: path, environment: environment, expanding: expanding)
     }
 
-    /// Reads a configuration; relative paths in it are taken from the folder of `path`.
-    public static func parse(_ text: String, path: String, environment: [String: String] = [:]) throws -> SyncConfig {
+    /// Reads a configuration; relative paths in it are taken from the folder of `path`, made
+    /// absolute, so that a job's state is the same whichever way the configuration is named
+    /// (`sync.yaml` by hand, its full path from cron).
+    public static func parse(_ text: String, path: String, environment: [String: String] = [:], expanding: Bool = true) throws -> SyncConfig {
         func fail(_ node: Node?, _ message: String) -> SyncConfigError {
             SyncConfigError(path: path, line: node?.mark.map { $0.line }, message: message)
         }
@@ -86,7 +91,7 @@ extension SyncConfig {
         } catch let error as YamlError {
             throw SyncConfigError(path: path, line: nil, message: "not valid YAML: \(error)")
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().deletingLastPathComponent().path
         func local(_ file: String) -> String {
             file.hasPrefix("/") || folder.isEmpty ? file : folder + "/" + file
         }
@@ -142,8 +147,8 @@ extension SyncConfig {
             let files = try parts["files"].map { try texts($0, "files").map(local) } ?? []
             var table: TableSource?
             if let urlNode = parts["postgres"] {
-                let url = try expand(try word(urlNode, "postgres"), environment: environment, node: urlNode, fail: fail)
-                guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else { throw fail(urlNode, "postgres: is a postgres:// URL") }
+                let url = try expand(try word(urlNode, "postgres"), environment: expanding ? environment : nil, node: urlNode, fail: fail)
+                guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") || !expanding else { throw fail(urlNode, "postgres: is a postgres:// URL") }
                 var filter = try parts["where"].map { try word($0, "where") }
                 if let userNode = parts["user_id"] {
                     let user = try word(userNode, "user_id")
@@ -158,7 +163,7 @@ extension SyncConfig {
             }
             guard !files.isEmpty || table != nil else { throw fail(sourceNode, "the source of \(name) names no files: and no postgres:") }
             guard let toNode = fields["to"] else { throw fail(item, "the job \(name) has no destinations (to: [hubspot, …])") }
-            let to = try texts(toNode, "to").map { try expand($0, environment: environment, node: toNode, fail: fail) }
+            let to = try texts(toNode, "to").map { try expand($0, environment: expanding ? environment : nil, node: toNode, fail: fail) }
             if fields["preset"] != nil && fields["mapping"] != nil { throw fail(fields["mapping"], "give a job preset: or mapping:, not both") }
             jobs.append(Job(name: name, files: files, table: table, preset: try fields["preset"].map { try word($0, "preset") },
                             mapping: try fields["mapping"].map { local(try word($0, "mapping")) }, enrich: try fields["enrich"].map { local(try word($0, "enrich")) },
@@ -181,7 +186,8 @@ extension SyncConfig {
     }
 
     /// `$NAME` and `${NAME}` from the environment; one not set is an error naming it.
-    static func expand(_ value: String, environment: [String: String], node: Node, fail: (Node?, String) -> SyncConfigError) throws -> String {
+    static func expand(_ value: String, environment: [String: String]?, node: Node, fail: (Node?, String) -> SyncConfigError) throws -> String {
+        guard let environment else { return value }
         var out = ""
         var rest = Substring(value)
         while let dollar = rest.firstIndex(of: "$") {

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import LeadEngine
+
+/// `leadport undo RUN_ID`: takes back what a run wrote, where the destination allows it.
+struct Undo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Take back what a run wrote: delete what it created and give back the values it replaced, where the destination allows.",
+        discussion: """
+            FLYR's tables (the embedded SQLite, PostgreSQL) are undone: a created row deleted, an \
+            updated one given back the values the ledger kept. A record that no longer holds \
+            what the run wrote (a person changed it since, or a later run updated it) is left \
+            alone and listed. Destinations whose API cannot delete or restore (a webhook, Follow \
+            Up Boss) are listed, not undone; so are, in this version, HubSpot, Google Contacts \
+            and Supabase REST. The undo is recorded as a run of its own.
+            Run ids are in each import's run_started event, the report, and `leadport status`.
+            Exit status: 0 everything undoable was undone (what was left alone is listed); 1 the \
+            undo failed part way (run it again); 2 no such run, or a destination cannot be opened.
+            """
+    )
+
+    @Argument(help: "The run to undo.")
+    var runID: String
+
+    @Option(name: .customLong("to"), help: ArgumentHelp("Undo only at this destination (as --to named it for the run). Repeat for several.", valueName: "dest"))
+    var destinations: [String] = []
+
+    @Flag(help: "Say what would be undone, and what left alone; change nothing.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("The ledger (default leadport.db; with a run into --to sqlite:FILE, that file).", valueName: "file.db"))
+    var ledger: String = "leadport.db"
+
+    @Option(help: ArgumentHelp("Find the ledger through a sync configuration.", valueName: "sync.yaml"))
+    var config: String?
+
+    @Flag(help: "Print the outcome as JSON on stdout.")
+    var json = false
+
+    func run() throws {
+        let path = try config.map { try SyncConfig.load(path: $0, expanding: false).ledger } ?? ledger
+        guard FileManager.default.fileExists(atPath: path) else { throw UndoError(message: "no ledger at \(path)") }
+        let store = try LeadStore(path: path)
+        defer { try? store.close() }
+        guard try store.hasRun(runID) else { throw UndoError(message: "\(path) has no run \(runID); see `leadport status` or an import's run_started event for run ids") }
+        // The run's destinations, opened again as it named them (credentials from the settings).
+        let settings = try Settings.load()
+        var remotes: [any Destination] = []
+        var only: Set<String>?
+        let recorded = try store.runDestinations(runID) ?? []
+        let wanted = destinations.isEmpty ? recorded : destinations
+        for value in wanted {
+            let target: DestinationRegistry.Target
+            do { target = try DestinationRegistry.parse(value) } catch let error as RegistryError { throw UndoError(message: error.message) }
+            if let remote = try DestinationRegistry.open(target, settings: settings, onRetry: { _ in }) {
+                remotes.append(remote)
+                if !destinations.isEmpty { only = (only ?? []).union([remote.ledgerName]) }
+            } else if !destinations.isEmpty {
+                only = (only ?? []).union([LeadStore.ownLedger])
+            }
+        }
+        let (undoID, done) = try UndoRun(store: store, path: path, run: runID, remotes: remotes, dryRun: dryRun).undo(only: only)
+        if json {
+            var o = JSONObject()
+            o.set("run_id", runID)
+            o.set("undo_run_id", undoID)
+            o.set("dry_run", dryRun)
+            o.set("destinations", json: "[" + done.map(Self.json).joined(separator: ",") + "]")
+            try StandardOutput.shared.write(o.text + "\n")
+        } else {
+            var lines: [String] = []
+            for d in done {
+                let undone = d.records.filter { if case .undone = $0.result { return true }; return false }
+                let changed = d.records.filter { if case .changedSince = $0.result { return true }; return false }
+                let impossible = d.records.filter { if case .notUndoable = $0.result { return true }; return false }
+                lines.append("\(d.name): \(dryRun ? "would undo" : "undid") \(undone.count) (\(undone.filter(\.created).count) created, \(undone.filter { !$0.created }.count) updated)"
+                             + (changed.isEmpty ? "" : "; left alone \(changed.count), changed since") + (impossible.isEmpty ? "" : "; cannot undo \(impossible.count)"))
+                for r in changed + impossible { lines.append("  \(r.key) (\(r.remoteID)): \(Self.detail(r.result))") }
+            }
+            if done.isEmpty { lines.append("run \(runID) created and updated nothing that can be undone") }
+            if let undoID { lines.append("recorded as run \(undoID)") }
+            try StandardOutput.shared.write(lines.joined(separator: "\n") + "\n")
+        }
+    }
+
+    static func detail(_ result: UndoResult) -> String {
+        switch result {
+        case .undone(let what), .changedSince(let what), .notUndoable(let what): return what
+        }
+    }
+
+    static func json(_ d: UndoRun.Destination) -> String {
+        var o = JSONObject()
+        o.set("to", d.name)
+        o.set("ledger", d.ledgerName)
+        o.set("records", json: "[" + d.records.map { r in
+            var record = JSONObject()
+            record.set("key", r.key)
+            record.set("remote_id", r.remoteID)
+            record.set("action", r.created ? "created" : "updated")
+            switch r.result {
+            case .undone: record.set("result", "undone")
+            case .changedSince: record.set("result", "changed_since")
+            case .notUndoable: record.set("result", "not_undoable")
+            }
+            record.set("detail", detail(r.result))
+            return record.text
+        }.joined(separator: ",") + "]")
+        return o.text
+    }
+}
+
+struct UndoError: Error, CustomStringConvertible, Classified {
+    var message: String
+    var disposition: FailureDisposition { .usage }
+    var description: String { message }
+}

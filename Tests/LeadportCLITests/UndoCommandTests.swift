@@ -1,0 +1,102 @@
+import Foundation
+import LeadTesting
+import Testing
+
+/// `leadport undo RUN_ID` (issue 15 item 5), the real binary: what a run created is deleted and
+/// what it updated given back its values; a record a person (or a later run) changed since is
+/// left alone and listed; a webhook is listed as not undoable; the undo is a run of its own.
+@Suite(.serialized) struct UndoCommandTests {
+    let dir: URL
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-undo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    /// Imports `rows` (CSV lines after the header) and returns the run's id from its events.
+    func importRun(_ rows: [String], to destination: String, extra: [String] = [], environment: [String: String] = [:]) throws -> String {
+        try ("Name,Email,Phone\n" + rows.joined(separator: "\n") + "\n").write(toFile: path("leads.csv"), atomically: true, encoding: .utf8)
+        let result = try Leadport.run(["import", path("leads.csv"), "--to", destination, "--ledger", path("ledger.db"), "--progress", "jsonl"] + extra, in: dir, environment: environment)
+        #expect(result.status == 0, "\(result.stderr.suffix(500))")
+        let started = result.stderr.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.first { $0["event"] as? String == "run_started" }
+        return started?["run_id"] as? String ?? ""
+    }
+
+    func undo(_ run: String, _ extra: [String] = [], environment: [String: String] = [:]) throws -> (result: Leadport.Result, records: [String: [String: Any]]) {
+        let result = try Leadport.run(["undo", run, "--ledger", path("ledger.db"), "--json"] + extra, in: dir, environment: environment)
+        let shown = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any]
+        var records: [String: [String: Any]] = [:]
+        for d in shown?["destinations"] as? [[String: Any]] ?? [] {
+            for r in d["records"] as? [[String: Any]] ?? [] { records[r["key"] as? String ?? ""] = r }
+        }
+        return (result, records)
+    }
+
+    static let first = ["Ann Lee,ann@example.com,6175550101", "Bo Diaz,bo@example.com,6175550102", "Cy Young,cy@example.com,6175550103"]
+    static let second = ["Ann Lee,ann@example.com,6175550199", "Bo Diaz,bo@example.com,6175550102", "Cy Young,cy@example.com,6175550103", "Dee Dee,dee@example.com,6175550104"]
+
+    /// Run A creates three contacts, run B updates Ann's phone and creates Dee, a person edits
+    /// Cy. Undoing A leaves Ann (B updated it) and Cy (a person changed it) and deletes Bo;
+    /// undoing B deletes Dee and gives Ann her first phone back; undoing A again deletes Ann.
+    func undoesCreatesAndUpdates(to destination: String, environment: [String: String] = [:], query: (String) throws -> [String], edit: () throws -> Void) throws {
+        let a = try importRun(Self.first, to: destination, environment: environment)
+        let b = try importRun(Self.second, to: destination, environment: environment)
+        try edit()
+        let dry = try undo(a, ["--dry-run"], environment: environment)
+        #expect(dry.result.status == 0 && dry.records["email:bo@example.com"]?["result"] as? String == "undone", "\(dry.result.stdout) \(dry.result.stderr)")
+        #expect(try query("SELECT email FROM contacts ORDER BY email") == ["ann@example.com", "bo@example.com", "cy@example.com", "dee@example.com"], "a dry run changed something")
+
+        let undoA = try undo(a, environment: environment)
+        #expect(undoA.result.status == 0, "\(undoA.result.stderr)")
+        #expect(undoA.records["email:bo@example.com"]?["result"] as? String == "undone")
+        #expect(undoA.records["email:ann@example.com"]?["result"] as? String == "changed_since" && (undoA.records["email:ann@example.com"]?["detail"] as? String ?? "").contains(b))
+        #expect(undoA.records["email:cy@example.com"]?["result"] as? String == "changed_since")
+        #expect(try query("SELECT email FROM contacts ORDER BY email") == ["ann@example.com", "cy@example.com", "dee@example.com"])
+
+        let undoB = try undo(b, environment: environment)
+        #expect(undoB.result.status == 0, "\(undoB.result.stderr)")
+        #expect(undoB.records["email:dee@example.com"]?["action"] as? String == "created" && undoB.records["email:dee@example.com"]?["result"] as? String == "undone")
+        #expect(undoB.records["email:ann@example.com"]?["action"] as? String == "updated" && undoB.records["email:ann@example.com"]?["result"] as? String == "undone")
+        #expect(try query("SELECT email || ' ' || phone FROM contacts ORDER BY email") == ["ann@example.com +16175550101", "cy@example.com +16175550000"])
+
+        let again = try undo(a, environment: environment)
+        #expect(again.records["email:ann@example.com"]?["result"] as? String == "undone", "\(again.result.stdout)")
+        #expect(try query("SELECT email FROM contacts") == ["cy@example.com"])
+        // The undo is a run of its own, and the next import sends what was taken back again.
+        let runs = try Leadport.run(program: URL(fileURLWithPath: "sqlite3"), [path("ledger.db"), "SELECT count(*) FROM leadport_runs WHERE inputs LIKE 'undo %'"])
+        #expect(runs.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+        _ = try importRun(Self.first, to: destination, environment: environment)
+        #expect(try query("SELECT count(*) FROM contacts") == ["3"])
+    }
+
+    @Test func theEmbeddedDatabase() throws {
+        let db = path("ledger.db")
+        func query(_ sql: String) throws -> [String] {
+            try Leadport.run(program: URL(fileURLWithPath: "sqlite3"), [db, sql]).stdout.split(separator: "\n").map(String.init)
+        }
+        try undoesCreatesAndUpdates(to: "sqlite:" + db, query: query) {
+            _ = try query("UPDATE contacts SET phone = '+16175550000' WHERE email = 'cy@example.com'")
+        }
+    }
+
+    @Test func postgreSQL() throws {
+        let db = try TestPostgres()
+        func query(_ sql: String) throws -> [String] { try db.connection.execute(sql).map { $0[0] ?? "" } }
+        try undoesCreatesAndUpdates(to: db.url, query: query) {
+            try db.connection.execute("UPDATE contacts SET phone = '+16175550000' WHERE email = 'cy@example.com'")
+        }
+    }
+
+    /// A webhook cannot take back what it was sent: listed, not an error.
+    @Test func aWebhookRunIsListedAsNotUndoable() throws {
+        let server = try LocalServer(script: "servers/scripted_http.py")
+        let run = try importRun(Self.first, to: "webhook:" + server.url("/hook").absoluteString)
+        let undone = try undo(run)
+        #expect(undone.result.status == 0, "\(undone.result.stderr)")
+        #expect(undone.records.count == 3 && undone.records.values.allSatisfy { $0["result"] as? String == "not_undoable" }, "\(undone.result.stdout)")
+        let unknown = try undo("00000000-0000-4000-8000-000000000000")
+        #expect(unknown.result.status == 2 && unknown.result.stderr.contains("no run"), "\(unknown.result.stderr)")
+    }
+}
