@@ -1,3 +1,5 @@
+import LeadCore
+
 /// One record a run wrote, for `leadport undo`.
 public struct UndoItem: Sendable {
     public var key: String
@@ -26,7 +28,42 @@ public enum UndoResult: Sendable, Equatable {
 }
 
 extension Destination {
+    public var undoesUpdates: Bool { false }
+    public func writtenVersion(_ lead: OutboundLead) -> String? { nil }
+
     public func undo(_ items: [UndoItem], dryRun: Bool) throws -> [UndoResult] {
         items.map { _ in .notUndoable("\(name) cannot remove or restore records through its API: undo it there") }
+    }
+}
+
+/// What a destination without versions of its own was sent, as one string for the ledger's
+/// `remote_version`: `HASH|NAMES`, the hash of the values of the fields named (an email in any
+/// case, as CRMs keep it). `leadport undo` reads those fields back: the same hash, no one
+/// changed them since.
+public enum PropertyVersion {
+    public static func of(_ fields: [String: String]) -> String {
+        let names = fields.keys.sorted()
+        return hash(names.map { fields[$0] }, names: names) + "|" + names.joined(separator: ",")
+    }
+
+    /// The fields a version names.
+    public static func names(_ version: String?) -> [String]? {
+        guard let version, let bar = version.firstIndex(of: "|") else { return nil }
+        return version[version.index(after: bar)...].split(separator: ",").map(String.init)
+    }
+
+    /// Whether `current` (the named fields as read) still holds what was written.
+    public static func holds(_ version: String?, _ current: [String: String]) -> Bool {
+        guard let version, let names = names(version), let bar = version.firstIndex(of: "|") else { return false }
+        return hash(names.map { current[$0] }, names: names) == String(version[..<bar])
+    }
+
+    private static func hash(_ values: [String?], names: [String]) -> String {
+        var h = FNV64()
+        for (name, value) in zip(names, values) {
+            h.mix(name)
+            h.mix(name == "email" ? value?.lowercased() : value)
+        }
+        return String(h.value, radix: 16)
     }
 }

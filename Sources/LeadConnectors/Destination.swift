@@ -193,6 +193,12 @@ public protocol Destination: AnyObject {
     /// `leadport undo`: removes what a run created and gives back what it updated, each only
     /// where the record still holds what LeadPort wrote, in order. The default: not undoable.
     func undo(_ items: [UndoItem], dryRun: Bool) throws -> [UndoResult]
+    /// Whether `undo` can restore updates: what an update replaces is then read before it is
+    /// written, and kept (`leadport_history`).
+    var undoesUpdates: Bool { get }
+    /// For a destination without record versions of its own: what a created lead was sent, as
+    /// `PropertyVersion` keeps it, for `undo` to tell a record no one changed since. Nil: none.
+    func writtenVersion(_ lead: OutboundLead) -> String?
 }
 
 extension Destination {

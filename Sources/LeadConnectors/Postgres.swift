@@ -291,6 +291,8 @@ public final class PostgresDestination: Destination {
         try fatal { try FlyrPlan.snapshots(leads, policy: policy, read: currentRows) }
     }
 
+    public var undoesUpdates: Bool { true }
+
     /// `leadport undo` on FLYR's tables (`FlyrUndo`).
     public func undo(_ items: [UndoItem], dryRun: Bool) throws -> [UndoResult] {
         try fatal {

@@ -89,6 +89,42 @@ import Testing
         }
     }
 
+    /// HubSpot: a created contact is archived, an updated one given back its properties, each
+    /// only while it holds what the run wrote (a person's edit through the API is left alone).
+    @Test func hubSpot() throws {
+        let double = try LocalServer(script: "servers/hubspot_double.py", arguments: ["--lifetime", "300"])
+        let token = "pat-na1-00000000-0000-4000-8000-000000000000"
+        let environment = ["HUBSPOT_TOKEN": token, "HUBSPOT_BASE_URL": "http://127.0.0.1:\(double.port)"]
+        func live() throws -> [String] {
+            let state = try double.control("/_double/state")
+            return (state["contacts"] as? [[String: Any]] ?? []).compactMap { record in
+                let properties = record["properties"] as? [String: Any] ?? [:]
+                return "\(properties["email"] ?? "") \(properties["phone"] ?? "")"
+            }.sorted()
+        }
+        let a = try importRun(Self.first, to: "hubspot", environment: environment)
+        let b = try importRun(Self.second, to: "hubspot", environment: environment)
+        #expect(try live().count == 4)
+        // A person changes Cy's phone in HubSpot.
+        let cy = (try double.control("/_double/state")["contacts"] as? [[String: Any]] ?? []).first { ($0["properties"] as? [String: Any])?["email"] as? String == "cy@example.com" }
+        let cyID = cy?["id"].map { "\($0)" } ?? ""
+        let edit = try double.request("PATCH", "/crm/v3/objects/contacts/\(cyID)", headers: [("Authorization", "Bearer " + token)], json: ["properties": ["phone": "+16175550000"]])
+        #expect(edit.status == 200, "\(String(describing: edit.body))")
+
+        let undoA = try undo(a, environment: environment)
+        #expect(undoA.result.status == 0, "\(undoA.result.stderr)")
+        #expect(undoA.records["email:bo@example.com"]?["result"] as? String == "undone", "\(undoA.result.stdout)")
+        #expect(undoA.records["email:cy@example.com"]?["result"] as? String == "changed_since")
+        #expect(undoA.records["email:ann@example.com"]?["result"] as? String == "changed_since")
+        let undoB = try undo(b, environment: environment)
+        #expect(undoB.result.status == 0 && undoB.records["email:dee@example.com"]?["result"] as? String == "undone", "\(undoB.result.stdout) \(undoB.result.stderr)")
+        #expect(undoB.records["email:ann@example.com"]?["result"] as? String == "undone", "\(undoB.result.stdout)")
+        let left = try live()
+        #expect(left == ["ann@example.com +16175550101", "cy@example.com +16175550000"], "\(left)")
+        let archived = (try double.control("/_double/state")["archived"] as? [[String: Any]] ?? []).count
+        #expect(archived == 2)
+    }
+
     /// A webhook cannot take back what it was sent: listed, not an error.
     @Test func aWebhookRunIsListedAsNotUndoable() throws {
         let server = try LocalServer(script: "servers/scripted_http.py")

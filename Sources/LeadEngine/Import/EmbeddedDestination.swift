@@ -135,6 +135,8 @@ final class EmbeddedDestination: Destination {
     }
 
     /// For a plan: the changed leads' rows as read, and what would be written over them.
+    var undoesUpdates: Bool { true }
+
     func undo(_ items: [UndoItem], dryRun: Bool) throws -> [UndoResult] {
         let store = opened
         return try FlyrUndo.undo(items, dryRun: dryRun, FlyrUndo.Access(read: { try store.rows($0, columns: $1, ids: $2) },

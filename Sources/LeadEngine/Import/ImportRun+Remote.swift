@@ -93,7 +93,7 @@ extension ImportRun {
             // For a plan, each lead's fields as the destination holds them now.
             if plans {
                 snapshots = try remote.snapshots(&outbound, campaign: campaign)
-            } else if remote.capabilities.campaignScoped, outbound.contains(where: { $0.action == .update }) {
+            } else if remote.undoesUpdates, outbound.contains(where: { $0.action == .update }) {
                 // What the updates replace, for `leadport undo` (a read of the changed rows).
                 snapshots = try remote.snapshots(&outbound, campaign: campaign)
             }
@@ -249,8 +249,9 @@ extension ImportRun {
             }
             let created = batch[k].outcome == .created
             // FLYR's rows have no version of their own: the hash of what was written stands for one.
-            if created, version == nil, flyr {
-                version = FlyrVersion.of(contact: lead.createsContact ? lead.contact : nil, address: lead.createsAddress ? lead.address : nil)
+            if created, version == nil {
+                version = flyr ? FlyrVersion.of(contact: lead.createsContact ? lead.contact : nil, address: lead.createsAddress ? lead.address : nil)
+                               : lane.destination.writtenVersion(lead)
             }
             if batch[k].outcome == .updated, let snapshot = outgoing.snapshots?[n], let before = snapshot.before {
                 history.append(HistoryRecord(run: runID, destination: lane.ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "",
