@@ -210,6 +210,14 @@ public enum FlyrVersion {
         // A table written from must be there.
         let wroteContact = mask & ((1 << UInt64(FlyrPlan.contactColumns.count)) - 1) != 0
         if wroteContact != (contact != nil) || (mask >> UInt64(FlyrPlan.contactColumns.count) != 0) != (address != nil) { return false }
+        // A column the run left empty that holds something now was filled by someone since
+        // (but for the status a new contact is given when the list has none: `new`).
+        let contactColumns = FlyrPlan.contactColumns.count
+        let status = FlyrPlan.contactColumns.firstIndex(of: "status")
+        for (k, value) in values.enumerated() where mask & (1 << UInt64(k)) == 0 && !(value ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+            if k == status, value == "new" { continue }
+            if k < contactColumns ? contact != nil : address != nil { return false }
+        }
         return hash(values, mask: mask) == String(version[..<colon])
     }
 

@@ -200,6 +200,16 @@ public final class LeadStore: @unchecked Sendable {
         }
     }
 
+    /// Forgets the state (watermark, files delivered) of the sync jobs that made `run`, so
+    /// that their next run reads their sources whole; returns those jobs.
+    public func resetSyncState(run: String) throws -> [String] {
+        try db.write { db in
+            let jobs = try String.fetchAll(db, sql: "SELECT DISTINCT job FROM leadport_sync_runs WHERE run_id = ?", arguments: [run])
+            for job in jobs { try db.execute(sql: "DELETE FROM leadport_sync_state WHERE job = ?", arguments: [job]) }
+            return jobs
+        }
+    }
+
     /// The jobs that have run with this ledger, by name.
     public func syncJobs() throws -> [String] {
         try db.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT job FROM leadport_sync_runs ORDER BY job") }

@@ -142,7 +142,7 @@ struct Sync: ParsableCommand {
 
             [Service]
             Type=oneshot
-            WorkingDirectory=\(Self.unitQuoted(p.folder))
+            WorkingDirectory=\(p.folder)
             ExecStart=\(Self.unitQuoted(p.binary)) sync --config \(Self.unitQuoted(p.config)) --progress none --summary-json \(Self.unitQuoted(p.logs + "/last-sync.json"))
             # Credentials: Environment=HUBSPOT_TOKEN=… lines here, or ~/.config/leadport/config.yaml (chmod 600).
             # A user unit runs while you are logged out only after: loginctl enable-linger

@@ -64,7 +64,7 @@ struct SyncJobRun {
             result.status = exit.rawValue
         } catch {
             result.status = (error as? any Classified).map { ExitStatus.status(for: $0.disposition) } ?? (error is ValidationError ? ExitStatus.usage : ExitStatus.failed)
-            result.message = KnownSecrets.redact("\(error)")
+            result.message = KnownSecrets.redact("\(error)").split(whereSeparator: \.isNewline).joined(separator: "; ")
             // A run that failed before its destinations answered is shown by `status` too.
             if result.destinations.isEmpty {
                 let runID = result.runID ?? UUID().uuidString.lowercased()
@@ -143,7 +143,8 @@ struct SyncJobRun {
         let seconds = Date().timeIntervalSince(started)
         result.destinations = summary.destinations.map { d in
             LeadStore.SyncRun(runID: summary.runID, job: job.name, destination: d.name, started: Self.iso(started), seconds: seconds, counts: d.counts,
-                              pending: tally.unfinished[d.name] ?? 0, failures: tally.failures[d.name] ?? [], stopped: d.stopped.map { KnownSecrets.redact("\($0)") })
+                              pending: tally.unfinished[d.name] ?? 0, failures: tally.failures[d.name] ?? [],
+                              stopped: d.stopped.map { KnownSecrets.redact("\($0)").split(whereSeparator: \.isNewline).joined(separator: "; ") })
         }
         var moved: [String: String?] = [:]
         for (file, digest) in digests where !tally.unfinishedFiles.contains(file) { moved["file:" + file] = digest }
@@ -193,7 +194,8 @@ struct SyncJobRun {
             for k in stride(from: 4, through: 1, by: -1) { try? files.moveItem(atPath: path + ".\(k)", toPath: path + ".\(k + 1)") }
             try files.moveItem(atPath: path, toPath: path + ".1")
         }
-        if !files.fileExists(atPath: path) { files.createFile(atPath: path, contents: nil) }
+        // The events name rows and quote their values: for the owner's eyes only.
+        if !files.fileExists(atPath: path) { files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) }
         guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationError("cannot write the job's log \(path)") }
         try handle.seekToEnd()
         return handle

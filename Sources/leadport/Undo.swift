@@ -13,7 +13,9 @@ struct Undo: ParsableCommand {
             alone and listed. Destinations whose API cannot delete or restore (a webhook, Follow \
             Up Boss) are listed, not undone; so are, in this version, HubSpot, Google Contacts \
             and Supabase REST. The undo is recorded as a run of its own.
-            Run ids are in each import's run_started event, the report, and `leadport status`.
+            Run ids are in each import's run_started event and in `leadport status`. A sync \
+            job that made the run reads its sources whole on its next run (the ledger passes \
+            over what is still there), so what was undone is sent again.
             Exit status: 0 everything undoable was undone (what was left alone is listed); 1 the \
             undo failed part way (run it again); 2 no such run, or a destination cannot be opened.
             """
@@ -38,11 +40,21 @@ struct Undo: ParsableCommand {
     var json = false
 
     func run() throws {
-        let path = try config.map { try SyncConfig.load(path: $0, expanding: false).ledger } ?? ledger
-        guard FileManager.default.fileExists(atPath: path) else { throw UndoError(message: "no ledger at \(path)") }
-        let store = try LeadStore(path: path)
+        let configuration = try config.map { try SyncConfig.load(path: $0, expanding: false) }
+        // A sync job into sqlite:FILE keeps its runs in that file; the rest in the ledger.
+        var candidates = [configuration?.ledger ?? ledger]
+        for job in configuration?.jobs ?? [] {
+            for value in job.to { if let path = (try? DestinationRegistry.parse(value))?.embeddedPath, !candidates.contains(path) { candidates.append(path) } }
+        }
+        var found: (path: String, store: LeadStore)?
+        for path in candidates where found == nil && FileManager.default.fileExists(atPath: path) {
+            let opened = try LeadStore(path: path)
+            if try opened.hasRun(runID) { found = (path, opened) } else { try opened.close() }
+        }
+        guard let (path, store) = found else {
+            throw UndoError(message: "no run \(runID) in \(candidates.joined(separator: " or ")); see `leadport status` or an import's run_started event for run ids")
+        }
         defer { try? store.close() }
-        guard try store.hasRun(runID) else { throw UndoError(message: "\(path) has no run \(runID); see `leadport status` or an import's run_started event for run ids") }
         // The run's destinations, opened again as it named them (credentials from the settings).
         let settings = try Settings.load()
         var remotes: [any Destination] = []
@@ -60,11 +72,21 @@ struct Undo: ParsableCommand {
             }
         }
         let (undoID, done) = try UndoRun(store: store, path: path, run: runID, remotes: remotes, dryRun: dryRun).undo(only: only)
+        // A sync job that made the run reads its sources whole again next time: a file it had
+        // delivered, and the rows before its watermark, would otherwise not be sent again.
+        var resetJobs: [String] = []
+        if !dryRun {
+            let statePath = configuration?.ledger ?? path
+            let stateStore = statePath == path ? store : try LeadStore(path: statePath)
+            resetJobs = try stateStore.resetSyncState(run: runID)
+            if statePath != path { try stateStore.close() }
+        }
         if json {
             var o = JSONObject()
             o.set("run_id", runID)
             o.set("undo_run_id", undoID)
             o.set("dry_run", dryRun)
+            o.set("sync_jobs_reset", json: JSONText.array(resetJobs))
             o.set("destinations", json: "[" + done.map(Self.json).joined(separator: ",") + "]")
             try StandardOutput.shared.write(o.text + "\n")
         } else {
@@ -79,6 +101,7 @@ struct Undo: ParsableCommand {
             }
             if done.isEmpty { lines.append("run \(runID) created and updated nothing that can be undone") }
             if let undoID { lines.append("recorded as run \(undoID)") }
+            for job in resetJobs { lines.append("sync job \(job) reads its sources whole on its next run, and sends again what was undone") }
             try StandardOutput.shared.write(lines.joined(separator: "\n") + "\n")
         }
     }

@@ -125,6 +125,35 @@ import Testing
         #expect(archived == 2)
     }
 
+    /// A column the run left empty that a person filled since counts as a change: the row stays.
+    @Test func aColumnFilledSinceKeepsTheRow() throws {
+        let db = path("ledger.db")
+        let run = try importRun(["Ann Lee,ann@example.com,6175550101", "Bo Diaz,bo@example.com,6175550102"], to: "sqlite:" + db)
+        _ = try Leadport.run(program: URL(fileURLWithPath: "sqlite3"), [db, "UPDATE contacts SET notes = 'met at the open house' WHERE email = 'bo@example.com'"])
+        let undone = try undo(run)
+        #expect(undone.records["email:ann@example.com"]?["result"] as? String == "undone")
+        #expect(undone.records["email:bo@example.com"]?["result"] as? String == "changed_since", "\(undone.result.stdout)")
+    }
+
+    /// Undoing a sync's run through its configuration: the runs are found in the job's sqlite:
+    /// destination, and the job's next run sends what was undone again.
+    @Test func aSyncRunUndoneIsSentAgainByTheNextSync() throws {
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("inbox"), withIntermediateDirectories: true)
+        try "ledger: state.db\njobs:\n  - name: inbox\n    source: {files: inbox}\n    to: [sqlite:flyr.db]\n".write(toFile: path("sync.yaml"), atomically: true, encoding: .utf8)
+        try "Name,Email\nAnn Lee,ann@example.com\n".write(toFile: path("inbox/a.csv"), atomically: true, encoding: .utf8)
+        let first = try Leadport.run(["sync", "--config", path("sync.yaml"), "--summary-json", path("night.json")], in: dir)
+        #expect(first.status == 0, "\(first.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("night.json")))) as? [String: Any]
+        let run = (summary?["jobs"] as? [[String: Any]])?.first?["run_id"] as? String ?? ""
+        let undone = try Leadport.run(["undo", run, "--config", path("sync.yaml"), "--json"], in: dir)
+        #expect(undone.status == 0 && undone.stdout.contains("\"sync_jobs_reset\":[\"inbox\"]"), "\(undone.stdout) \(undone.stderr)")
+        let count = { try Leadport.run(program: URL(fileURLWithPath: "sqlite3"), [self.path("flyr.db"), "SELECT count(*) FROM contacts"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(try count() == "0")
+        let again = try Leadport.run(["sync", "--config", path("sync.yaml")], in: dir)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try count() == "1")
+    }
+
     /// A webhook cannot take back what it was sent: listed, not an error.
     @Test func aWebhookRunIsListedAsNotUndoable() throws {
         let server = try LocalServer(script: "servers/scripted_http.py")

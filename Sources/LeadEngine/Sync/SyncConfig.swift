@@ -201,7 +201,7 @@ extension SyncConfig {
                 rest = rest[rest.index(after: dollar)...]
                 continue
             }
-            guard let found = environment[String(name)] else { throw fail(node, "$\(name) is not set in the environment") }
+            guard let found = environment[String(name)] else { throw fail(node, "$\(name) is set neither in the environment nor in LeadPort's config file") }
             out += found
             rest = after.dropFirst(name.count)
             if braced {
