@@ -53,6 +53,8 @@ test: deps
 	scripts/with-postgres -- $(SWIFT) test --skip-build
 	python3 -m unittest discover -s fixtures/servers/tests -p 'test_*.py'
 
+# bench/run.py: every benchmark; the enrichment one alone (bench/enrich.py) takes six and a half
+# minutes, paced by the OpenAI double's tokens-per-minute limit.
 bench: release
 	$(call pip_install,$(PY_BENCH))
 	scripts/with-postgres --durable -- python3 bench/run.py --binary $(BIN_RELEASE)

@@ -39,15 +39,21 @@ def lead_row(rng, i, changed=False):
             f"{rng.randint(1, 9999)} {rng.choice(STREETS)}", name, state, zipc]
 
 
-def write_leads(path, changed=0):
-    """The deterministic list (seeded); with `changed`, its first `changed` leads changed."""
+def write_leads(path, changed=0, seed=13, rows=LEADS, extra=None):
+    """The deterministic list (seeded); with `changed`, its first `changed` leads changed; with
+    `extra` (a column's name, and a function of the random generator giving its cell), that
+    column last, quoted."""
     if os.path.exists(path):
         return path
-    rng = random.Random(13)
+    rng = random.Random(seed)
     with open(path + ".tmp", "w", encoding="utf-8", newline="") as f:
-        f.write("First Name,Last Name,Email,Phone,Address,City,State,ZIP\r\n")
-        for i in range(LEADS):
-            f.write(",".join(lead_row(rng, i, i < changed)) + "\r\n")
+        f.write("First Name,Last Name,Email,Phone,Address,City,State,ZIP" + (f",{extra[0]}" if extra else "") + "\r\n")
+        for i in range(rows):
+            cell = extra[1](rng) if extra else None
+            cells = lead_row(rng, i, i < changed)
+            if extra:
+                cells.append('"' + cell.replace('"', '""') + '"')
+            f.write(",".join(cells) + "\r\n")
     os.replace(path + ".tmp", path)
     return path
 

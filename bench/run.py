@@ -3,12 +3,15 @@
 embedded SQLite against the Python yardstick (bench/baseline_import.py: csv, phonenumbers,
 usaddress, sqlite3) timed in the same run. Prints wall time, throughput and peak RSS against the
 targets. Each figure is the best of N runs (peak RSS is the largest seen). Then the CRM
-destinations against their doubles at the documented rate limits (bench/crm.py).
+destinations against their doubles at the documented rate limits (bench/crm.py), and 10,000
+rows through `leadport enrich` against the OpenAI double at 500 requests and 200,000 tokens a
+minute (bench/enrich.py: six and a half minutes, paced by that limit).
 """
 import argparse, os, platform, resource, subprocess, sys, time
 
 from common import fresh_ledger, verdict
 from crm import crm_benchmark
+from enrich import enrich_benchmark
 
 TARGETS = [
     # name, file, rows, max seconds, max peak RSS MiB
@@ -55,13 +58,16 @@ def main():
     ap.add_argument("--binary", default=".build/release/leadport")
     ap.add_argument("--data", default="bench/data")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm"], help="run only these benchmarks")
+    ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm", "enrich"], help="run only these benchmarks")
     args = ap.parse_args()
     binary = os.path.abspath(args.binary)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
     print(f"{'benchmark':<18} {'best s':>8} {'target':>8} {'rows/s':>12} {'MB/s':>8} {'peak RSS':>10} {'target':>8}  result")
     if args.only == "crm":
         print(f"{crm_benchmark(binary, args)} target(s) missed")
+        return
+    if args.only == "enrich":
+        print(f"{enrich_benchmark(binary, args)} target(s) missed")
         return
     if args.only:
         path = os.path.join(args.data, "messy-100k.csv")
@@ -98,6 +104,7 @@ def main():
     failures += import_benchmark(binary, args)
     failures += destination_benchmark(binary, args)
     failures += crm_benchmark(binary, args)
+    failures += enrich_benchmark(binary, args)
     walls = [run_once([binary, "--version"])[0] for _ in range(20)]
     best = min(walls)
     ok = best <= 0.010
