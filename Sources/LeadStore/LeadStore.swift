@@ -200,6 +200,35 @@ public final class LeadStore: @unchecked Sendable {
         }
     }
 
+    /// One ledger entry whole, as `sync --worker` copies it to and from the shared ledger:
+    /// destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet,
+    /// source_row, updated_at, row_hash, remote_version, created_run (`ledgerColumns`).
+    public static let ledgerColumns = ["destination", "dedupe_key", "remote_id", "content_hash", "run_id", "source_file", "source_sheet",
+                                       "source_row", "updated_at", "row_hash", "remote_version", "created_run"]
+
+    /// The ledger's entries written at or after `since` (every one when nil), whole.
+    public func ledgerRows(since: String?) throws -> [[String?]] {
+        try db.read { db in
+            let sql = "SELECT " + Self.ledgerColumns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ") + " FROM leadport_ledger" + (since == nil ? "" : " WHERE updated_at >= ?")
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(since.map { [$0] } ?? [])).map { row in
+                (0..<Self.ledgerColumns.count).map { row[$0] as String? }
+            }
+        }
+    }
+
+    /// Puts entries (as `ledgerRows` gives them) into the ledger, over any of the same keys.
+    public func loadLedger(_ rows: [[String?]]) throws {
+        try db.write { db in
+            let sql = "INSERT OR REPLACE INTO leadport_ledger (" + Self.ledgerColumns.joined(separator: ", ") + ") VALUES (" + Self.ledgerColumns.map { _ in "?" }.joined(separator: ", ") + ")"
+            let statement = try db.makeStatement(sql: sql)
+            for row in rows {
+                var values = row.map { $0 as (any DatabaseValueConvertible)? }
+                values[7] = row[7].flatMap { Int($0) }
+                try statement.execute(arguments: StatementArguments(values))
+            }
+        }
+    }
+
     /// Forgets the state (watermark, files delivered) of the sync jobs that made `run`, so
     /// that their next run reads their sources whole; returns those jobs.
     public func resetSyncState(run: String) throws -> [String] {
@@ -557,7 +586,7 @@ public final class LeadStore: @unchecked Sendable {
 
     /// Now as SQLite's `strftime('%Y-%m-%dT%H:%M:%fZ','now')` writes it, taken once per
     /// transaction instead of evaluated for every row.
-    static func timestamp() -> String {
+    public static func timestamp() -> String {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         let days = Int(ts.tv_sec) / 86_400

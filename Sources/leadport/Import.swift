@@ -179,7 +179,8 @@ struct Import: ParsableCommand {
     /// The import: its summary, and what makes its exit status other than 0 (thrown by `run`),
     /// if anything. `observe` sees every event the progress does (`leadport sync` keeps each
     /// row's outcome by it); `reporter` replaces the one `--progress` chooses.
-    func perform(applying check: PlanCheck?, observe: ((ProgressEvent) -> Void)? = nil, reporter given: ProgressReporter? = nil) throws -> (RunSummary, (any Error)?) {
+    func perform(applying check: PlanCheck?, observe: ((ProgressEvent) -> Void)? = nil, reporter given: ProgressReporter? = nil,
+                 afterCommit: (() throws -> Void)? = nil) throws -> (RunSummary, (any Error)?) {
         if let problem = PhoneRule.selfCheck() { throw ValidationError(problem) }
         var options = ImportOptions(files: files)
         options.reader.sheet = sheet
@@ -232,6 +233,7 @@ struct Import: ParsableCommand {
         }
         options.dateOrder = dateOrder
         options.dryRun = dryRun || plan != nil
+        options.afterCommit = afterCommit
         if let enrich {
             options.enrichment = try EnrichmentOptions.open(spec: enrich, model: model, noCache: noCache, concurrency: concurrency ?? 4, dryRun: options.dryRun, reporter: reporter)
         }

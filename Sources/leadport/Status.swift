@@ -23,7 +23,14 @@ struct Status: ParsableCommand {
     var json = false
 
     func run() throws {
-        let configuration = try config.map { try SyncConfig.load(path: $0, expanding: false) }
+        var configuration = try config.map { try SyncConfig.load(path: $0, expanding: false) }
+        // A shared ledger is reached through its URL, which may take a variable.
+        if let config, configuration?.shared?.contains("$") == true {
+            configuration = try SyncConfig.load(path: config, environment: try Settings.load().values)
+        }
+        if let configuration, let url = configuration.shared {
+            return try showShared(configuration, url: url)
+        }
         let path = configuration?.ledger ?? ledger
         // Without a ledger no job has run yet: with a configuration, its jobs are shown so.
         let exists = FileManager.default.fileExists(atPath: path)
@@ -85,6 +92,42 @@ struct Status: ParsableCommand {
         } else {
             try StandardOutput.shared.write(names.isEmpty ? "no sync job has run with \(path)\n" : lines.joined(separator: "\n") + "\n")
         }
+    }
+
+    /// With `ledger: postgres://…`: each job's runs by destination from the shared ledger, and
+    /// whether a worker holds one of its claims now.
+    private func showShared(_ configuration: SyncConfig, url: String) throws {
+        let shared = try SharedLedger(url: url)
+        var jobs: [String] = []
+        var lines: [String] = []
+        for job in configuration.jobs {
+            let running = try shared.running(job: job.name)
+            let history = try shared.runs(job: job.name, limit: max(1, runs))
+            var entries: [String] = []
+            lines.append("\(job.name): \(running ? "running now" : "not running")")
+            for destination in job.to {
+                let own = history.filter { $0.destination == destination || Self.sameDestination($0.destination, destination) }
+                var d = JSONObject()
+                d.set("to", destination)
+                d.set("pending", own.first?.pending ?? 0)
+                d.set("last_run", json: own.first.map(Self.json) ?? "null")
+                d.set("runs", json: "[" + own.prefix(max(1, runs)).map(Self.json).joined(separator: ",") + "]")
+                entries.append(d.text)
+                if let last = own.first {
+                    let counts = [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed].map { "\($0.rawValue) \(last.counts[$0] ?? 0)" }.joined(separator: ", ")
+                    lines.append("  \(destination): last run \(last.started) (\(String(format: "%.1f", last.seconds)) s, \(last.runID)): \(counts); pending \(last.pending)"
+                                 + (last.stopped.map { "; stopped: \($0)" } ?? ""))
+                } else {
+                    lines.append("  \(destination): no run yet")
+                }
+            }
+            var o = JSONObject()
+            o.set("name", job.name)
+            o.set("running", running)
+            o.set("destinations", json: "[" + entries.joined(separator: ",") + "]")
+            jobs.append(o.text)
+        }
+        try StandardOutput.shared.write(json ? "{\"jobs\":[" + jobs.joined(separator: ",") + "]}\n" : lines.joined(separator: "\n") + "\n")
     }
 
     /// `to:` as written (`sqlite:x.db`) and as the import names the destination may differ.

@@ -41,7 +41,7 @@ struct Sync: ParsableCommand {
     @Flag(help: "Print a systemd service and timer that run this configuration nightly (edit OnCalendar= to change when), and do nothing else.")
     var printSystemd = false
 
-    @Flag(help: "Share the jobs with other workers through a PostgreSQL ledger (ledger: postgres://…). Not built yet: refused.")
+    @Flag(help: "Share the jobs with other workers, on any machines, through a PostgreSQL ledger (ledger: postgres://… in the configuration): claim (job, destination) pairs until every one is done.")
     var worker = false
 
     /// Exit status of a job another run holds.
@@ -57,9 +57,6 @@ struct Sync: ParsableCommand {
     }
 
     func run() throws {
-        if worker {
-            throw SyncError(message: "--worker shares jobs through a PostgreSQL ledger (ledger: postgres://…), which this version does not have yet; run one sync at a time with a SQLite ledger")
-        }
         // Printing a crontab line or units connects to nothing: $VAR references stay as written.
         if printCron != nil || printSystemd {
             let configuration = try SyncConfig.load(path: config, expanding: false)
@@ -83,10 +80,20 @@ struct Sync: ParsableCommand {
             guard !jobs.isEmpty else { throw SyncError(message: "\(config) has no job \(job); its jobs: \(configuration.jobs.map(\.name).joined(separator: ", "))") }
         }
         var results: [SyncJobRun.Result] = []
-        for job in jobs {
-            let result = SyncJobRun(job: job, configuration: configuration, progress: progress).run()
-            if let message = result.message { ExitStatus.printError("leadport: \(job.name): \(message)") }
-            results.append(result)
+        if let url = configuration.shared {
+            guard worker else {
+                throw SyncError(message: "\(config) keeps its ledger in PostgreSQL (ledger: postgres://…): run leadport sync --worker, on as many machines as you like")
+            }
+            results = try SyncWorker(configuration: configuration, jobs: jobs, progress: progress).run(shared: try SharedLedger(url: url))
+        } else {
+            guard !worker else {
+                throw SyncError(message: "--worker shares jobs through a PostgreSQL ledger: set ledger: postgres://… in \(config) (a SQLite ledger is one machine's)")
+            }
+            for job in jobs {
+                let result = SyncJobRun(job: job, configuration: configuration, progress: progress).run()
+                if let message = result.message { ExitStatus.printError("leadport: \(job.name): \(message)") }
+                results.append(result)
+            }
         }
         let status = Self.gravest(results.map(\.status))
         do { try writeSummary(started: started, status: status, jobs: results, message: nil) } catch {

@@ -10,6 +10,8 @@ struct SyncJobRun {
     let job: SyncConfig.Job
     let configuration: SyncConfig
     let progress: Import.ProgressStyle
+    /// After each commit of the run's ledger (`sync --worker`: copied to the shared one).
+    var afterCommit: (() throws -> Void)? = nil
 
     struct Result {
         var name: String
@@ -138,7 +140,7 @@ struct SyncJobRun {
         reporter.log = log
         reporter.job = job.name
         let tally = Tally()
-        let (summary, problem) = try command.perform(applying: nil, observe: tally.observe, reporter: reporter)
+        let (summary, problem) = try command.perform(applying: nil, observe: tally.observe, reporter: reporter, afterCommit: afterCommit)
         result.runID = summary.runID
         let seconds = Date().timeIntervalSince(started)
         result.destinations = summary.destinations.map { d in

@@ -197,6 +197,62 @@ import Testing
         #expect(status.stdout.contains("\"last_run\":{"), "\(status.stdout)")
     }
 
+    /// Three workers over one PostgreSQL ledger share 30 jobs into HubSpot; one is killed part
+    /// way. The other two take over its claim when its lease runs out: every contact is in the
+    /// HubSpot double exactly once, and HubSpot created each once.
+    @Test func threeWorkersShareThirtyJobsAndOneIsKilled() throws {
+        let ledger = try TestPostgres(schema: false)
+        let double = try LocalServer(script: "servers/hubspot_double.py", arguments: ["--lifetime", "600"])
+        let (jobs, rows) = (30, 300)
+        var config = "ledger: $SHARED_LEDGER\nlease_seconds: 5\njobs:\n"
+        for j in 1...jobs {
+            var csv = "Name,Email,Phone\n"
+            for r in 1...rows { csv += "Person \(j)-\(r),p\(j)-\(r)@example.com,+1617\(String(format: "%03d", j))\(String(format: "%04d", r))\n" }
+            try write("inbox/job\(j).csv", csv)
+            config += "  - name: job\(j)\n    source: {files: inbox/job\(j).csv}\n    to: [hubspot]\n"
+        }
+        try write("sync.yaml", config)
+        let environment = ProcessInfo.processInfo.environment.merging([
+            "SHARED_LEDGER": ledger.url, "HUBSPOT_TOKEN": "pat-na1-00000000-0000-4000-8000-000000000000",
+            "HUBSPOT_BASE_URL": "http://127.0.0.1:\(double.port)", "XDG_CONFIG_HOME": "/nonexistent/leadport-tests"]) { $1 }
+        let workers = try (0..<3).map { n in
+            let p = Process()
+            p.executableURL = Leadport.binary
+            p.arguments = ["sync", "--config", path("sync.yaml"), "--worker", "--progress", "none", "--summary-json", path("worker-\(UUID().uuidString).json")]
+            p.environment = environment
+            p.currentDirectoryURL = dir
+            p.standardOutput = FileHandle.nullDevice
+            FileManager.default.createFile(atPath: path("worker-\(n).err"), contents: nil)
+            p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: path("worker-\(n).err")))
+            return p
+        }
+        func said(_ n: Int) -> String { (try? String(contentsOfFile: path("worker-\(n).err"), encoding: .utf8)).map { String($0.suffix(400)) } ?? "" }
+        let started = Date()
+        for worker in workers { try worker.run() }
+        // Killed once it holds a claim and has sent part of it.
+        Thread.sleep(forTimeInterval: 2.0)
+        let killedMidway = workers[0].isRunning
+        kill(workers[0].processIdentifier, SIGKILL)
+        for worker in workers { worker.waitUntilExit() }
+        let seconds = Date().timeIntervalSince(started)
+        #expect(killedMidway, "the first worker had finished before the kill: \(said(0))")
+        #expect(workers[1].terminationStatus == 0 && workers[2].terminationStatus == 0, "\(workers.map(\.terminationStatus)): \(said(1)) \(said(2))")
+        let state = try double.control("/_double/state")
+        let contacts = state["contacts"] as? [[String: Any]] ?? []
+        let emails = contacts.compactMap { ($0["properties"] as? [String: Any])?["email"] as? String }
+        #expect(contacts.count == jobs * rows && Set(emails).count == jobs * rows, "\(contacts.count) contacts, \(Set(emails).count) emails")
+        let stats = try double.control("/_double/stats")
+        #expect(stats["created"] as? Int == jobs * rows, "\(stats)")
+        // Every pair done, by the two that lived.
+        #expect(try ledger.int("SELECT count(*) FROM leadport_claims WHERE finished_at IS NOT NULL") == jobs)
+        #expect(try ledger.int("SELECT count(DISTINCT destination) FROM leadport_ledger") == 1)
+        #expect(try ledger.int("SELECT count(*) FROM leadport_ledger") == jobs * rows)
+        print("SyncCommandTests: 3 workers, one killed at 2 s, \(jobs) jobs of \(rows) rows into HubSpot in \(String(format: "%.1f", seconds)) s; HubSpot updates (batches sent again): \(stats["updated"] ?? 0)")
+        // A second night with nothing new: every pair claimed and found with nothing to read.
+        let again = try Leadport.run(["sync", "--config", path("sync.yaml"), "--worker", "--progress", "jsonl"], in: dir, environment: environment)
+        #expect(again.status == 0 && !again.stderr.contains("\"event\":\"row\""), "\(again.stderr.suffix(400))")
+    }
+
     @Test func aConfigurationMistakeNamesItsLine() throws {
         try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: \"inbox/*.csv\"}\n    to: [sqlite:out.db]\n    exclud: [dnc.csv]\n")
         let bad = try sync()

@@ -412,6 +412,8 @@ extension ImportRun {
             if let embedded, written > 0 {
                 run.emit(.batch(BatchResult(destination: embedded.name, size: written, status: "ok", attempt: 1, retryAfter: nil)))
             }
+            // What was committed goes where it is shared (`sync --worker`) before the rows are reported.
+            try run.options.afterCommit?()
             written = 0
             var done: [Settled] = []
             swap(&done, &settled)

@@ -122,6 +122,9 @@ public struct ImportOptions: @unchecked Sendable {
     /// The destinations as `--to` gave them (no passwords; a SQLite file by its full path),
     /// kept with the run for `leadport undo` to open them again.
     public var destinationValues: [String] = []
+    /// Called on the recording thread after each commit of the ledger (`sync --worker` copies
+    /// what was recorded to the shared ledger then); an error fails the run.
+    public var afterCommit: (() throws -> Void)?
 
     public init(files: [String]) { self.files = files }
 }

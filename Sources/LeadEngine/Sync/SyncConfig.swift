@@ -25,6 +25,10 @@ public struct SyncConfig: Sendable, Equatable {
     /// Where each job's JSON-lines log is kept (rotated): default `logs` beside the config.
     public var logs: String
     public var jobs: [Job]
+    /// `ledger: postgres://…`: the shared ledger `sync --worker` processes claim jobs from.
+    public var shared: String?
+    /// How long a worker's claim lasts unless it renews it (`lease_seconds`, default 60).
+    public var leaseSeconds = 60
     /// The file it was read from.
     public var path: String
 
@@ -62,7 +66,7 @@ public struct SyncConfig: Sendable, Equatable {
 public typealias SyncConfigError = ConfigFileError
 
 extension SyncConfig {
-    static let keys: Set<String> = ["ledger", "logs", "jobs"]
+    static let keys: Set<String> = ["ledger", "logs", "jobs", "lease_seconds"]
     static let jobKeys: Set<String> = ["name", "source", "preset", "mapping", "enrich", "to", "exclude", "campaign", "user", "region"]
     static let sourceKeys: Set<String> = ["files", "postgres", "table", "where", "user_id", "updated_column", "id_column"]
 
@@ -112,9 +116,21 @@ extension SyncConfig {
             guard let items = node.sequence else { throw fail(node, "\(name) is a list, as in [a, b]") }
             return try items.map { try word($0, name) }
         }
-        let ledger = try seen["ledger"].map { try word($0, "ledger") } ?? "leadport.db"
-        if ledger.hasPrefix("postgres") {
-            throw fail(seen["ledger"], "a PostgreSQL ledger (for sync --worker on several machines) is not built yet: give a SQLite file")
+        var ledger = try seen["ledger"].map { try word($0, "ledger") } ?? "leadport.db"
+        var shared: String?
+        // A ledger named through a variable is taken as a URL when it expands to one (when not
+        // expanded, as for status and --print-cron, as one it may be).
+        let expanded = try seen["ledger"].map { try expand(ledger, environment: expanding ? environment : nil, node: $0, fail: fail) } ?? ledger
+        if expanded.hasPrefix("postgres") || (!expanding && ledger.hasPrefix("$")) {
+            shared = expanded
+            // The workers' own ledgers (filled from the shared one for each claim) go with the logs.
+            ledger = "leadport-worker.db"
+        }
+        var lease = 60
+        if let node = seen["lease_seconds"] {
+            guard let value = node.scalar.flatMap({ Int($0.string) }), (5...3600).contains(value) else { throw fail(node, "lease_seconds is a whole number of seconds from 5 to 3600") }
+            guard shared != nil else { throw fail(node, "lease_seconds is for workers sharing a PostgreSQL ledger (ledger: postgres://…)") }
+            lease = value
         }
         guard let jobsNode = seen["jobs"] else { throw fail(root, "jobs: is missing: name at least one job") }
         guard let items = jobsNode.sequence, !items.isEmpty else { throw fail(jobsNode, "jobs is a list of jobs, each starting with - name: …") }
@@ -173,7 +189,9 @@ extension SyncConfig {
                             region: try fields["region"].map { try word($0, "region") }, line: item.mark.map { $0.line }))
             jobs[jobs.count - 1].written = to
         }
-        return SyncConfig(ledger: local(ledger), logs: local(try seen["logs"].map { try word($0, "logs") } ?? "logs"), jobs: jobs, path: path)
+        var configuration = SyncConfig(ledger: local(ledger), logs: local(try seen["logs"].map { try word($0, "logs") } ?? "logs"), jobs: jobs, path: path)
+        (configuration.shared, configuration.leaseSeconds) = (shared, lease)
+        return configuration
     }
 
     /// A column or table name as SQL takes it (letters, digits, _; a schema-qualified table too).
