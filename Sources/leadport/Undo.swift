@@ -41,6 +41,9 @@ struct Undo: ParsableCommand {
 
     func run() throws {
         let configuration = try config.map { try SyncConfig.load(path: $0, expanding: false) }
+        if configuration?.shared != nil {
+            throw UndoError(message: "\(config ?? "") keeps its ledger in PostgreSQL for sync --worker: the runs of workers cannot be undone in this version (their history stays on the worker)")
+        }
         // A sync job into sqlite:FILE keeps its runs in that file; the rest in the ledger.
         var candidates = [configuration?.ledger ?? ledger]
         for job in configuration?.jobs ?? [] {

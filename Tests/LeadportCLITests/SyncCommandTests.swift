@@ -117,8 +117,11 @@ import Testing
         #expect(outcomes == ["created", "updated", "updated"], "\(outcomes)")
         #expect(try sqlite("out.db", "SELECT email FROM contacts WHERE status = 'hot' ORDER BY email") == ["p2@example.com", "p6@example.com"])
 
+        // A row deleted at the source stays at the destination: deletes are not synced.
+        try source.connection.execute("DELETE FROM contacts WHERE email = 'p1@example.com'")
         let third = try sync(environment: environment)
         #expect(third.result.status == 0 && Self.rows(third.events).isEmpty, "\(Self.rows(third.events))")
+        #expect(try sqlite("out.db", "SELECT count(*) FROM contacts WHERE email = 'p1@example.com'") == ["1"])
         let status = try Leadport.run(["status", "--config", path("sync.yaml"), "--json"], in: dir, environment: environment)
         let job = ((try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["jobs"] as? [[String: Any]])?.first
         #expect((job?["watermark"] as? [String: Any])?["updated"] as? String == "2026-11-02 02:00:00+00", "\(status.stdout)")

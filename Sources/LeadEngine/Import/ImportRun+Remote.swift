@@ -94,8 +94,17 @@ extension ImportRun {
             if plans {
                 snapshots = try remote.snapshots(&outbound, campaign: campaign)
             } else if remote.undoesUpdates, outbound.contains(where: { $0.action == .update }) {
-                // What the updates replace, for `leadport undo` (a read of the changed rows).
-                snapshots = try remote.snapshots(&outbound, campaign: campaign)
+                // What the updates replace, for `leadport undo` (a read of the changed rows). On a
+                // copy: what a plan's reading may conclude (a contact holding every value) must
+                // not change what this run sends.
+                // Only the updates are read (a create replaces nothing).
+                let updates = outbound.indices.filter { outbound[$0].action == .update }
+                var copy = updates.map { outbound[$0] }
+                if let read = try remote.snapshots(&copy, campaign: campaign) {
+                    var all = outbound.map { _ in FieldSnapshot(before: nil, after: [:]) }
+                    for (n, k) in updates.enumerated() where n < read.count { all[k] = read[n] }
+                    snapshots = all
+                }
             }
         } catch {
             throw DestinationStopped(error: error)
