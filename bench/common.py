@@ -1,5 +1,8 @@
-"""What bench/run.py and bench/crm.py both use."""
+"""What bench/run.py, bench/crm.py and bench/sync.py share."""
 import os
+
+# The FLYR user the PostgreSQL benchmarks' rows belong to.
+BENCH_USER = "11111111-2222-4333-8444-555555555555"
 
 
 def verdict(ok):
@@ -13,3 +16,32 @@ def fresh_ledger(args, name):
         if os.path.exists(ledger + suffix):
             os.remove(ledger + suffix)
     return ledger
+
+
+def fresh_database(server, name):
+    """A new database `name` on the test server with FLYR's tables and the bench user; its URL."""
+    import psycopg2
+    admin = psycopg2.connect(server)
+    admin.autocommit = True
+    with admin.cursor() as cur:
+        cur.execute(f"DROP DATABASE IF EXISTS {name}")
+        cur.execute(f"CREATE DATABASE {name}")
+    admin.close()
+    url = server.rsplit("/", 1)[0] + "/" + name
+    conn = psycopg2.connect(url)
+    with conn.cursor() as cur:
+        cur.execute(open("sql/flyr-schema.sql").read())
+        cur.execute("INSERT INTO auth.users (id) VALUES (%s)", (BENCH_USER,))
+    conn.commit()
+    conn.close()
+    return url
+
+
+def checkpoint(server):
+    """Writes out what earlier runs left in PostgreSQL's buffers, so it is not charged to the next."""
+    import psycopg2
+    admin = psycopg2.connect(server)
+    admin.autocommit = True
+    with admin.cursor() as cur:
+        cur.execute("CHECKPOINT")
+    admin.close()

@@ -3,15 +3,17 @@
 embedded SQLite against the Python yardstick (bench/baseline_import.py: csv, phonenumbers,
 usaddress, sqlite3) timed in the same run. Prints wall time, throughput and peak RSS against the
 targets. Each figure is the best of N runs (peak RSS is the largest seen). Then the CRM
-destinations against their doubles at the documented rate limits (bench/crm.py), and 10,000
-rows through `leadport enrich` against the OpenAI double at 500 requests and 200,000 tokens a
-minute (bench/enrich.py: six and a half minutes, paced by that limit).
+destinations against their doubles at the documented rate limits (bench/crm.py), 10,000 rows
+through `leadport enrich` against the OpenAI double at 500 requests and 200,000 tokens a minute
+(bench/enrich.py: six and a half minutes, paced by that limit), and a nightly `leadport sync` of
+a million-row FLYR contacts table to a mirror (bench/sync.py).
 """
 import argparse, os, platform, resource, subprocess, sys, time
 
-from common import fresh_ledger, verdict
+from common import BENCH_USER, checkpoint, fresh_database, fresh_ledger, verdict
 from crm import crm_benchmark
 from enrich import enrich_benchmark
+from sync import sync_benchmark
 
 TARGETS = [
     # name, file, rows, max seconds, max peak RSS MiB
@@ -58,7 +60,7 @@ def main():
     ap.add_argument("--binary", default=".build/release/leadport")
     ap.add_argument("--data", default="bench/data")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm", "enrich"], help="run only these benchmarks")
+    ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm", "enrich", "sync"], help="run only these benchmarks")
     args = ap.parse_args()
     binary = os.path.abspath(args.binary)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
@@ -68,6 +70,9 @@ def main():
         return
     if args.only == "enrich":
         print(f"{enrich_benchmark(binary, args)} target(s) missed")
+        return
+    if args.only == "sync":
+        print(f"{sync_benchmark(binary, args)} target(s) missed")
         return
     if args.only:
         path = os.path.join(args.data, "messy-100k.csv")
@@ -105,6 +110,7 @@ def main():
     failures += destination_benchmark(binary, args)
     failures += crm_benchmark(binary, args)
     failures += enrich_benchmark(binary, args)
+    failures += sync_benchmark(binary, args)
     walls = [run_once([binary, "--version"])[0] for _ in range(20)]
     best = min(walls)
     ok = best <= 0.010
@@ -164,38 +170,8 @@ def import_benchmark(binary, args):
 REST_MIN_ROWS_PER_S = 10_000
 PG_MAX_RATIO_TO_COPY = 1.5
 MAX_RERUN_RATIO = 0.1
-BENCH_USER = "11111111-2222-4333-8444-555555555555"
 ADDRESS_COLUMNS = "id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source"
 CONTACT_COLUMNS = "id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status"
-
-
-def fresh_database(server, name):
-    """A new database `name` on the test server with FLYR's tables and the bench user; its URL."""
-    import psycopg2
-    admin = psycopg2.connect(server)
-    admin.autocommit = True
-    with admin.cursor() as cur:
-        cur.execute(f"DROP DATABASE IF EXISTS {name}")
-        cur.execute(f"CREATE DATABASE {name}")
-    admin.close()
-    url = server.rsplit("/", 1)[0] + "/" + name
-    conn = psycopg2.connect(url)
-    with conn.cursor() as cur:
-        cur.execute(open("sql/flyr-schema.sql").read())
-        cur.execute("INSERT INTO auth.users (id) VALUES (%s)", (BENCH_USER,))
-    conn.commit()
-    conn.close()
-    return url
-
-
-def checkpoint(server):
-    """Writes out what earlier runs left in PostgreSQL's buffers, so it is not charged to the next."""
-    import psycopg2
-    admin = psycopg2.connect(server)
-    admin.autocommit = True
-    with admin.cursor() as cur:
-        cur.execute("CHECKPOINT")
-    admin.close()
 
 
 def timed_import(cmd, env, name):

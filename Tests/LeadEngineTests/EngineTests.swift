@@ -72,6 +72,20 @@ import Testing
         #expect(memory.count == 30)
     }
 
+    /// A short list against a ledger many times its size (a nightly sync's changes against
+    /// everything delivered before): the ledger is looked up batch by batch instead of read
+    /// whole, and the rows it knows as they are still send nothing.
+    @Test func aShortListAgainstALargeLedgerSendsOnlyItsChange() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let memory = MemoryDestination()
+        _ = try run(try list(3_000), to: memory)
+        let sent = memory.batches.count
+        let (night, rows) = try run(try list(100) { k, cells in if k == 5 { cells[2] = "617-555-9999" } }, to: memory)
+        #expect(night.counts[.updated] == 1 && night.counts[.unchanged] == 99, "\(night.counts)")
+        #expect(rows[6]?.outcome == .updated)
+        #expect(memory.batches.count == sent + 1 && memory.count == 3_000)
+    }
+
     @Test func aRowTheDestinationRefusesIsRejectedWithItsReasonAndTheRestGo() throws {
         defer { try? FileManager.default.removeItem(at: dir) }
         let memory = MemoryDestination()

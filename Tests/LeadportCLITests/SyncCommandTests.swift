@@ -127,6 +127,34 @@ import Testing
         #expect((job?["watermark"] as? [String: Any])?["updated"] as? String == "2026-11-02 02:00:00+00", "\(status.stdout)")
     }
 
+    /// A table whose id is an integer, its rows all at one time, two to a page: the pages follow
+    /// the id's order (8, 9, 10, 11), as the watermark compares it, not its text's (10, 11, 8,
+    /// 9), which ended the first page at 11 and left 8 and 9 behind.
+    @Test func anIntegerIdIsReadInItsOwnOrder() throws {
+        let source = try TestPostgres(schema: false)
+        try source.connection.execute("CREATE TABLE people (id integer PRIMARY KEY, full_name text, email text, updated_at timestamptz)")
+        try source.connection.execute("""
+            INSERT INTO people SELECT n, 'Person ' || n, 'p' || n || '@example.com', '2026-11-01 02:00:00+00' FROM generate_series(8, 11) n
+            """)
+        try write("sync.yaml", """
+            ledger: ledger.db
+            jobs:
+              - name: people
+                source:
+                  postgres: $SOURCE_URL
+                  table: people
+                preset: flyr-contacts
+                to: [sqlite:out.db]
+            """)
+        let environment = ["SOURCE_URL": source.url, "LEADPORT_SYNC_PAGE_ROWS": "2"]
+        let first = try sync(environment: environment)
+        #expect(first.result.status == 0, "\(first.result.stderr.suffix(600))")
+        #expect(Self.rows(first.events).map { $0["outcome"] as? String ?? "" } == Array(repeating: "created", count: 4), "\(Self.rows(first.events))")
+        #expect(try sqlite("out.db", "SELECT email FROM contacts ORDER BY email") == ["p10@example.com", "p11@example.com", "p8@example.com", "p9@example.com"])
+        let second = try sync(environment: environment)
+        #expect(second.result.status == 0 && Self.rows(second.events).isEmpty, "\(Self.rows(second.events))")
+    }
+
     /// While a run holds a job, another exits 4 at once, saying so, and does nothing.
     @Test func aSecondRunOfAJobExitsFour() throws {
         try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: \"inbox/*.csv\"}\n    to: [sqlite:out.db]\n")

@@ -78,8 +78,11 @@ public struct TableExport {
                 conditions.append("\(position) > (CAST($1 AS \(types.0)), CAST($2 AS \(types.1)))")
                 parameters = [mark.updated, mark.id]
             }
+            // The position's two columns are named apart from the table's: an ORDER BY name that
+            // is also an output column's sorts by the output (their text: 10 before 9, and past
+            // any index on them) instead of by the columns the WHERE above compares.
             let rows = try connection.execute("""
-                SELECT \(quoted(source.updated))::text, \(quoted(source.id))::text\(list.isEmpty ? "" : ", " + list) FROM \(source.table.split(separator: ".").map { quoted(String($0)) }.joined(separator: "."))
+                SELECT \(quoted(source.updated))::text AS leadport_position_updated, \(quoted(source.id))::text AS leadport_position_id\(list.isEmpty ? "" : ", " + list) FROM \(source.table.split(separator: ".").map { quoted(String($0)) }.joined(separator: "."))
                 WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(quoted(source.updated)), \(quoted(source.id)) LIMIT \(pageRows)
                 """, parameters)
             var lines = ""
