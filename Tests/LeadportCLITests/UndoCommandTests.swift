@@ -18,7 +18,9 @@ import Testing
     /// Imports `rows` (CSV lines after the header) and returns the run's id from its events.
     func importRun(_ rows: [String], to destination: String, extra: [String] = [], environment: [String: String] = [:]) throws -> String {
         try ("Name,Email,Phone\n" + rows.joined(separator: "\n") + "\n").write(toFile: path("leads.csv"), atomically: true, encoding: .utf8)
-        let result = try Leadport.run(["import", path("leads.csv"), "--to", destination, "--ledger", path("ledger.db"), "--progress", "jsonl"] + extra, in: dir, environment: environment)
+        // Rows into a FLYR database on a server belong to its test user.
+        let user = destination.hasPrefix("sqlite:") || destination.hasPrefix("webhook:") || destination == "hubspot" ? [] : ["--user", TestPostgres.user]
+        let result = try Leadport.run(["import", path("leads.csv"), "--to", destination, "--ledger", path("ledger.db"), "--progress", "jsonl"] + user + extra, in: dir, environment: environment)
         #expect(result.status == 0, "\(result.stderr.suffix(500))")
         let started = result.stderr.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.first { $0["event"] as? String == "run_started" }
         return started?["run_id"] as? String ?? ""
@@ -85,6 +87,18 @@ import Testing
         let db = try TestPostgres()
         func query(_ sql: String) throws -> [String] { try db.connection.execute(sql).map { $0[0] ?? "" } }
         try undoesCreatesAndUpdates(to: db.url, query: query) {
+            try db.connection.execute("UPDATE contacts SET phone = '+16175550000' WHERE email = 'cy@example.com'")
+        }
+    }
+
+    /// Supabase's REST API (the PostgREST double over a real PostgreSQL): as for PostgreSQL.
+    @Test func supabaseREST() throws {
+        let db = try TestPostgres()
+        let double = try LocalServer(script: "servers/postgrest_double.py", arguments: ["--db", db.url])
+        let token = try JSONSerialization.jsonObject(with: Data(contentsOf: double.url("/_double/token?role=service_role"))) as? [String: Any]
+        let environment = ["SUPABASE_URL": double.url("").absoluteString, "SUPABASE_SERVICE_ROLE_KEY": token?["token"] as? String ?? ""]
+        func query(_ sql: String) throws -> [String] { try db.connection.execute(sql).map { $0[0] ?? "" } }
+        try undoesCreatesAndUpdates(to: "supabase", environment: environment, query: query) {
             try db.connection.execute("UPDATE contacts SET phone = '+16175550000' WHERE email = 'cy@example.com'")
         }
     }
