@@ -7,12 +7,13 @@ struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Take back what a run wrote: delete what it created and give back the values it replaced, where the destination allows.",
         discussion: """
-            FLYR's tables (the embedded SQLite, PostgreSQL) are undone: a created row deleted, an \
-            updated one given back the values the ledger kept. A record that no longer holds \
-            what the run wrote (a person changed it since, or a later run updated it) is left \
-            alone and listed. Destinations whose API cannot delete or restore (a webhook, Follow \
-            Up Boss) are listed, not undone; so are, in this version, HubSpot, Google Contacts \
-            and Supabase REST. The undo is recorded as a run of its own.
+            FLYR's tables (the embedded SQLite, PostgreSQL, Supabase) are undone: a created row \
+            deleted, an updated one given back the values the ledger kept. At HubSpot a created \
+            contact is archived and an updated one given back its properties; at Google \
+            Contacts a created contact is deleted (updates are listed). A record that no longer \
+            holds what the run wrote (a person changed it since, or a later run updated it) is \
+            left alone and listed. Destinations whose API cannot delete (a webhook, Follow Up \
+            Boss) are listed, not undone. The undo is recorded as a run of its own.
             Run ids are in each import's run_started event and in `leadport status`. A sync \
             job that made the run reads its sources whole on its next run (the ledger passes \
             over what is still there), so what was undone is sent again.
