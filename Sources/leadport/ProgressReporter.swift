@@ -23,7 +23,7 @@ final class ProgressReporter: @unchecked Sendable {
 
     /// Where every event is also written as a JSON line, whatever the style (`leadport sync`'s
     /// log), with a `job` field when one is set.
-    var log: FileHandle?
+    var log: RotatingLog?
     var job: String?
 
     init(style: Import.ProgressStyle) {
@@ -40,7 +40,7 @@ final class ProgressReporter: @unchecked Sendable {
     func handle(_ event: ProgressEvent) {
         lock.lock()
         defer { lock.unlock() }
-        if let log, let line = json(event) { try? log.write(contentsOf: Data((KnownSecrets.redact(line) + "\n").utf8)) }
+        if let log, let line = json(event) { log.write(KnownSecrets.redact(line) + "\n") }
         switch style {
         case .jsonl: if let line = json(event) { ExitStatus.printError(line) }
         case .none: if case .runFinished(let s) = event { summary(s) }

@@ -50,8 +50,10 @@ struct Sync: ParsableCommand {
     func validate() throws {
         if let printCron {
             let fields = printCron.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count == 5 || (fields.count == 1 && printCron.hasPrefix("@")) else {
-                throw ValidationError("--print-cron takes a cron schedule of five fields, as in \"0 2 * * *\" (2 a.m. every day), or @daily")
+            let ranges = [0...59, 0...23, 1...31, 1...12, 0...7]
+            let named = ["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly", "@reboot"]
+            guard fields.count == 5 && zip(fields, ranges).allSatisfy({ Self.cronField($0, $1) }) || (fields.count == 1 && named.contains(printCron)) else {
+                throw ValidationError("--print-cron takes a cron schedule of five fields (minute 0-59, hour 0-23, day 1-31, month 1-12, weekday 0-7), as in \"0 2 * * *\" (2 a.m. every day), or @daily")
             }
         }
     }
@@ -135,7 +137,7 @@ struct Sync: ParsableCommand {
             # LeadPort sync of \(p.config): add with `crontab -e`. Credentials (HUBSPOT_TOKEN, …) come from
             # ~/.config/leadport/config.yaml (chmod 600), as cron passes almost no environment.
             # Exit status 4 means the previous run was still going: nothing was done.
-            \(schedule) mkdir -p \(Self.shellQuoted(p.logs)) && cd \(Self.shellQuoted(p.folder)) && \(Self.shellQuoted(p.binary)) sync --config \(Self.shellQuoted(p.config)) --progress none --summary-json \(Self.shellQuoted(p.logs + "/last-sync.json")) >> \(Self.shellQuoted(p.logs + "/cron.log")) 2>&1
+            \(schedule) \(Self.cronEscaped("mkdir -p \(Self.shellQuoted(p.logs)) && cd \(Self.shellQuoted(p.folder)) && \(Self.shellQuoted(p.binary)) sync --config \(Self.shellQuoted(p.config))\(configuration.shared != nil ? " --worker" : "") --progress none --summary-json \(Self.shellQuoted(p.logs + "/last-sync.json")) >> \(Self.shellQuoted(p.logs + "/cron.log")) 2>&1"))
 
             """)
     }
@@ -149,8 +151,8 @@ struct Sync: ParsableCommand {
 
             [Service]
             Type=oneshot
-            WorkingDirectory=\(p.folder)
-            ExecStart=\(Self.unitQuoted(p.binary)) sync --config \(Self.unitQuoted(p.config)) --progress none --summary-json \(Self.unitQuoted(p.logs + "/last-sync.json"))
+            WorkingDirectory=\(Self.unitEscaped(p.folder))
+            ExecStart=\(Self.unitQuoted(p.binary)) sync --config \(Self.unitQuoted(p.config))\(configuration.shared != nil ? " --worker" : "") --progress none --summary-json \(Self.unitQuoted(p.logs + "/last-sync.json"))
             # Credentials: Environment=HUBSPOT_TOKEN=… lines here, or ~/.config/leadport/config.yaml (chmod 600).
             # A user unit runs while you are logged out only after: loginctl enable-linger
             # 4: the previous run was still going, and nothing was done: not a failure.
@@ -170,9 +172,32 @@ struct Sync: ParsableCommand {
             """)
     }
 
-    /// A path as systemd's command lines take it: in double quotes when it has a space.
+    /// A path as systemd's command lines take it: in double quotes when it has a space, and
+    /// `%` doubled (systemd reads `%x` as a specifier).
     static func unitQuoted(_ text: String) -> String {
-        text.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" }) ? "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" : text
+        let escaped = unitEscaped(text)
+        return escaped.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" }) ? "\"" + escaped.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" : escaped
+    }
+
+    static func unitEscaped(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "%%") }
+
+    /// A crontab command: `%` is cron's newline unless escaped.
+    static func cronEscaped(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "\\%") }
+
+    /// Whether a field of a cron schedule is one cron takes: `*`, numbers within `range`,
+    /// lists, ranges and steps of them (names of months and days too).
+    static func cronField(_ field: Substring, _ range: ClosedRange<Int>) -> Bool {
+        let names = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+        return field.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { item in
+            let parts = item.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count <= 2, !parts[0].isEmpty else { return false }
+            if parts.count == 2, Int(parts[1]).map({ $0 > 0 }) != true { return false }
+            if parts[0] == "*" { return true }
+            return parts[0].split(separator: "-", omittingEmptySubsequences: false).allSatisfy { bound in
+                if let n = Int(bound) { return range.contains(n) }
+                return names.contains(bound.lowercased())
+            }
+        }
     }
 
     static func shellQuoted(_ text: String) -> String {

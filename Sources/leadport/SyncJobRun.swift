@@ -133,8 +133,8 @@ struct SyncJobRun {
             if let value { arguments += [option, value] }
         }
         let command = try Import.parse(arguments)
-        let log = try Self.openLog(folder + "/events.log")
-        defer { try? log.close() }
+        let log = try RotatingLog(path: folder + "/events.log")
+        defer { log.close() }
         let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
         let reporter = ProgressReporter(style: style)
         reporter.log = log
@@ -153,7 +153,7 @@ struct SyncJobRun {
         if let table {
             // Up to the row before the first one some destination has yet to take.
             let through = tally.firstUnfinished[table.csv].map { $0 - 1 } ?? table.rows
-            if through > 0, let mark = try TableExport.watermark(keys: table.keys, line: through) {
+            if through > 0, let mark = try TableExport.watermark(keys: table.keys, through: through) {
                 moved["watermark"] = mark.text
                 moved["watermark_to"] = FileDigest.text(destinations)
             }
@@ -186,21 +186,6 @@ struct SyncJobRun {
                 }
             }
         }
-    }
-
-    /// The job's log, rotated first when it grew past 5 MiB (five old ones kept: events.log.1 … .5).
-    static func openLog(_ path: String) throws -> FileHandle {
-        let files = FileManager.default
-        if let size = (try? files.attributesOfItem(atPath: path))?[.size] as? Int, size > 5 << 20 {
-            try? files.removeItem(atPath: path + ".5")
-            for k in stride(from: 4, through: 1, by: -1) { try? files.moveItem(atPath: path + ".\(k)", toPath: path + ".\(k + 1)") }
-            try files.moveItem(atPath: path, toPath: path + ".1")
-        }
-        // The events name rows and quote their values: for the owner's eyes only.
-        if !files.fileExists(atPath: path) { files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) }
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationError("cannot write the job's log \(path)") }
-        try handle.seekToEnd()
-        return handle
     }
 
     /// The files a pattern names, sorted: a glob, or a folder (its CSV and XLSX files).
@@ -259,4 +244,45 @@ final class JobLock {
     static func holder(path: String) -> String? {
         (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
     }
+}
+
+/// A job's JSON-lines log: rotated whenever it grows past 5 MiB, at a run's start or in its
+/// middle (five old ones kept: events.log.1 … .5), readable by its owner alone.
+final class RotatingLog: @unchecked Sendable {
+    static let limit = 5 << 20
+    private let path: String
+    private var handle: FileHandle
+    private var size: Int
+
+    init(path: String) throws {
+        self.path = path
+        (handle, size) = try Self.open(path)
+        if size > Self.limit { try rotate() }
+    }
+
+    private static func open(_ path: String) throws -> (FileHandle, Int) {
+        let files = FileManager.default
+        if !files.fileExists(atPath: path) { _ = files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) }
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationError("cannot write the job's log \(path)") }
+        return (handle, Int(try handle.seekToEnd()))
+    }
+
+    private func rotate() throws {
+        try? handle.close()
+        let files = FileManager.default
+        try? files.removeItem(atPath: path + ".5")
+        for k in stride(from: 4, through: 1, by: -1) { try? files.moveItem(atPath: path + ".\(k)", toPath: path + ".\(k + 1)") }
+        try files.moveItem(atPath: path, toPath: path + ".1")
+        (handle, size) = try Self.open(path)
+    }
+
+    /// Called one event at a time (the reporter's lock).
+    func write(_ line: String) {
+        let data = Data(line.utf8)
+        if size + data.count > Self.limit, size > 0 { try? rotate() }
+        try? handle.write(contentsOf: data)
+        size += data.count
+    }
+
+    func close() { try? handle.close() }
 }

@@ -155,6 +155,24 @@ import Testing
         #expect(second.result.status == 0 && Self.rows(second.events).isEmpty, "\(Self.rows(second.events))")
     }
 
+    /// A transaction still open when the job reads commits rows stamped when it began, behind
+    /// rows already read: the watermark stays lag_seconds behind the clock, so the next night
+    /// reads them (and passes over what it sent already).
+    @Test func rowsCommittedLateBehindTheWatermarkAreReadTheNextNight() throws {
+        let source = try TestPostgres()
+        try source.connection.execute("INSERT INTO contacts (user_id, full_name, email) VALUES ($1::uuid, 'Early Bird', 'early@example.com')", [TestPostgres.user])
+        try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: contacts\n    source: {postgres: $SOURCE_URL}\n    preset: flyr-contacts\n    user: \(TestPostgres.user)\n    to: [sqlite:out.db]\n")
+        let environment = ["SOURCE_URL": source.url]
+        let first = try sync(environment: environment)
+        #expect(first.result.status == 0 && Self.rows(first.events).count == 1, "\(first.result.stderr.suffix(400))")
+        // Committed now, stamped as if its transaction began ten seconds ago: behind Early Bird.
+        try source.connection.execute("INSERT INTO contacts (user_id, full_name, email, updated_at) VALUES ($1::uuid, 'Late Lara', 'lara@example.com', now() - interval '10 seconds')", [TestPostgres.user])
+        let second = try sync(environment: environment)
+        let outcomes = Dictionary(uniqueKeysWithValues: Self.rows(second.events).map { ($0["row"] as? Int ?? 0, $0["outcome"] as? String ?? "") })
+        #expect(second.result.status == 0 && outcomes.values.sorted() == ["created", "unchanged"], "\(outcomes)")
+        #expect(try sqlite("out.db", "SELECT count(*) FROM contacts WHERE email = 'lara@example.com'") == ["1"])
+    }
+
     /// While a run holds a job, another exits 4 at once, saying so, and does nothing.
     @Test func aSecondRunOfAJobExitsFour() throws {
         try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: \"inbox/*.csv\"}\n    to: [sqlite:out.db]\n")
@@ -282,6 +300,24 @@ import Testing
         // A second night with nothing new: every pair claimed and found with nothing to read.
         let again = try Leadport.run(["sync", "--config", path("sync.yaml"), "--worker", "--progress", "jsonl"], in: dir, environment: environment)
         #expect(again.status == 0 && !again.stderr.contains("\"event\":\"row\""), "\(again.stderr.suffix(400))")
+    }
+
+    /// A job's log is rotated in the middle of a run that writes more than 5 MiB of events, and
+    /// no event is lost in the turn.
+    @Test func theLogRotatesInTheMiddleOfALongRun() throws {
+        try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: big\n    source: {files: inbox}\n    to: [sqlite:out.db]\n")
+        var csv = "Name,Email,Phone\n"
+        for k in 1...30_000 { csv += "Person \(k),person\(k)@example.com,+1617555\(String(format: "%04d", k % 10_000))\n" }
+        try write("inbox/big.csv", csv)
+        let run = try Leadport.run(["sync", "--config", path("sync.yaml"), "--progress", "none"], in: dir)
+        #expect(run.status == 0, "\(run.stderr.suffix(300))")
+        let log = path("logs/big/events.log")
+        let sizes = [log, log + ".1"].map { (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? Int ?? -1 }
+        #expect(sizes[1] > 0 && sizes.allSatisfy { $0 <= 5 << 20 }, "\(sizes)")
+        let lines = try [log + ".1", log].map { try String(contentsOfFile: $0, encoding: .utf8).split(separator: "\n") }.joined()
+        #expect(lines.filter { $0.contains("\"event\":\"row\"") }.count == 30_000)
+        let mode = (try FileManager.default.attributesOfItem(atPath: log))[.posixPermissions] as? Int
+        #expect(mode == 0o600)
     }
 
     @Test func aConfigurationMistakeNamesItsLine() throws {

@@ -311,7 +311,10 @@ extension ImportRun {
                 }
                 // With an enrichment, rows come at the model's pace: each hand-off is committed
                 // (and shown) as it comes.
-                if run.options.enrichment != nil || settled.count >= ImportRun.transactionRows(remaining: total.map { $0 - self.rows - settled.count }) {
+                // A worker (`afterCommit`) shares its ledger after each commit: the fewer rows a
+                // commit waits for, the fewer a worker that dies leaves sent but unshared.
+                if run.options.enrichment != nil || run.options.afterCommit != nil
+                    || settled.count >= ImportRun.transactionRows(remaining: total.map { $0 - self.rows - settled.count }) {
                     try commitSettled()
                 }
             }

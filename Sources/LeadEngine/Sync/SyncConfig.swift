@@ -59,6 +59,10 @@ public struct SyncConfig: Sendable, Equatable {
         public var filter: String?
         public var updated: String
         public var id: String
+        /// Seconds a row's `updated` must be in the past before the watermark moves past it
+        /// (`lag_seconds`, default 60): a transaction still open as the job reads commits rows
+        /// stamped when it began, behind rows already read; they are read the next night.
+        public var lag = 60
     }
 }
 
@@ -68,7 +72,7 @@ public typealias SyncConfigError = ConfigFileError
 extension SyncConfig {
     static let keys: Set<String> = ["ledger", "logs", "jobs", "lease_seconds"]
     static let jobKeys: Set<String> = ["name", "source", "preset", "mapping", "enrich", "to", "exclude", "campaign", "user", "region"]
-    static let sourceKeys: Set<String> = ["files", "postgres", "table", "where", "user_id", "updated_column", "id_column"]
+    static let sourceKeys: Set<String> = ["files", "postgres", "table", "where", "user_id", "updated_column", "id_column", "lag_seconds"]
 
     /// `environment`: what `$VAR` references are taken from (the settings: the environment and
     /// the config file); `expanding` false leaves them as written (for `status` and
@@ -174,7 +178,11 @@ extension SyncConfig {
                 table = TableSource(url: url, table: try parts["table"].map { try identifier($0, "table", text: word, fail: fail) } ?? "contacts", filter: filter,
                                     updated: try parts["updated_column"].map { try identifier($0, "updated_column", text: word, fail: fail) } ?? "updated_at",
                                     id: try parts["id_column"].map { try identifier($0, "id_column", text: word, fail: fail) } ?? "id")
-            } else if let stray = ["table", "where", "user_id", "updated_column", "id_column"].compactMap({ parts[$0] }).first {
+                if let node = parts["lag_seconds"] {
+                    guard let value = node.scalar.flatMap({ Int($0.string) }), (0...86_400).contains(value) else { throw fail(node, "lag_seconds is a whole number of seconds from 0 to 86400") }
+                    table?.lag = value
+                }
+            } else if let stray = ["table", "where", "user_id", "updated_column", "id_column", "lag_seconds"].compactMap({ parts[$0] }).first {
                 throw fail(stray, "table, where and user_id go with postgres: (the database to read)")
             }
             guard !files.isEmpty || table != nil else { throw fail(sourceNode, "the source of \(name) names no files: and no postgres:") }

@@ -68,6 +68,8 @@ public struct TableExport {
         // The position's text cast back to the columns' own types, so that the comparison is
         // theirs (a timestamp's, a uuid's, an integer's), as ORDER BY sorts them.
         let types = (try type(of: source.updated, connection, schema: schema, table: name), try type(of: source.id, connection, schema: schema, table: name))
+        // Rows stamped before this are settled: no transaction open now can still commit one.
+        let horizon = try connection.execute("SELECT (now() - make_interval(secs => $1::int))::text", [String(source.lag)]).first?.first ?? nil
         var mark = after
         var count = 0
         while true {
@@ -81,14 +83,18 @@ public struct TableExport {
             // The position's two columns are named apart from the table's: an ORDER BY name that
             // is also an output column's sorts by the output (their text: 10 before 9, and past
             // any index on them) instead of by the columns the WHERE above compares.
+            parameters.append(horizon)
+            let settled = "(\(quoted(source.updated)) < CAST($\(parameters.count) AS \(types.0)))::text AS leadport_settled"
             let rows = try connection.execute("""
-                SELECT \(quoted(source.updated))::text AS leadport_position_updated, \(quoted(source.id))::text AS leadport_position_id\(list.isEmpty ? "" : ", " + list) FROM \(source.table.split(separator: ".").map { quoted(String($0)) }.joined(separator: "."))
+                SELECT \(quoted(source.updated))::text AS leadport_position_updated, \(quoted(source.id))::text AS leadport_position_id, \(settled)\(list.isEmpty ? "" : ", " + list)
+                FROM \(source.table.split(separator: ".").map { quoted(String($0)) }.joined(separator: "."))
                 WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(quoted(source.updated)), \(quoted(source.id)) LIMIT \(pageRows)
                 """, parameters)
             var lines = ""
             for row in rows {
-                try writer.write(row.dropFirst(2).map { $0 ?? "" })
-                lines += (row[0] ?? "") + "\t" + (row[1] ?? "") + "\n"
+                try writer.write(row.dropFirst(3).map { $0 ?? "" })
+                // Position, then whether it is settled (older than the lag): "t" or "f".
+                lines += (row[0] ?? "") + "\t" + (row[1] ?? "") + "\t" + (row[2] ?? "f") + "\n"
             }
             try keyFile.write(contentsOf: Data(lines.utf8))
             count += rows.count
@@ -108,15 +114,21 @@ public struct TableExport {
         return type
     }
 
-    /// The position of the `line`th row (1-based) in a keys file written by `write`.
-    public static func watermark(keys: String, line: Int) throws -> Watermark? {
-        guard line >= 1, let text = try? String(contentsOfFile: keys, encoding: .utf8) else { return nil }
+    /// Where the watermark moves once rows 1 through `through` (1-based) of a keys file written
+    /// by `write` are finished: to the last of them that is settled (rows come in order, so the
+    /// settled ones come first). Nil: none is.
+    public static func watermark(keys: String, through: Int) throws -> Watermark? {
+        guard through >= 1, let text = try? String(contentsOfFile: keys, encoding: .utf8) else { return nil }
         var n = 0
-        for entry in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var last: Watermark?
+        for entry in text.split(separator: "\n", omittingEmptySubsequences: true) {
             n += 1
-            if n == line { return Watermark(text: String(entry)) }
+            guard n <= through else { break }
+            let parts = entry.split(separator: "\t", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[2] == "t" || parts[2] == "true" else { break }
+            last = Watermark(updated: String(parts[0]), id: String(parts[1]))
         }
-        return nil
+        return last
     }
 }
 
