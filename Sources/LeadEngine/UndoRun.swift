@@ -79,7 +79,9 @@ public final class UndoRun {
             }
             done.append(Destination(ledgerName: ledgerName, name: target?.name ?? ledgerName, records: records))
         }
-        guard !dryRun else { return (nil, done) }
+        let undoneAny = done.contains { $0.records.contains { if case .undone = $0.result { return true }; return false } }
+        // Nothing changed (already undone, or left alone): no run of its own either.
+        guard !dryRun, undoneAny else { return (nil, done) }
         let id = UUID().uuidString.lowercased()
         try store.startRun(id: id, inputs: ["undo " + run])
         let undone = done.reduce(0) { $0 + $1.records.filter { if case .undone = $0.result { return true }; return false }.count }

@@ -312,6 +312,11 @@ public final class LeadStore: @unchecked Sendable {
         }
     }
 
+    /// What a run read (its inputs, one a line; an undo's: "undo RUN").
+    public func runInputs(_ run: String) throws -> String? {
+        try db.read { db in try String.fetchOne(db, sql: "SELECT inputs FROM leadport_runs WHERE id = ?", arguments: [run]) }
+    }
+
     /// Whether a run of that id is recorded.
     public func hasRun(_ run: String) throws -> Bool {
         try db.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM leadport_runs WHERE id = ?", arguments: [run]) ?? false }

@@ -31,6 +31,9 @@ struct Status: ParsableCommand {
         if let configuration, let url = configuration.shared {
             return try showShared(configuration, url: url)
         }
+        if configuration == nil, ledger.hasPrefix("postgres") {
+            throw ValidationError("a shared PostgreSQL ledger is read through its sync configuration: give --config sync.yaml")
+        }
         let path = configuration?.ledger ?? ledger
         // Without a ledger no job has run yet: with a configuration, its jobs are shown so.
         let exists = FileManager.default.fileExists(atPath: path)
@@ -113,17 +116,18 @@ struct Status: ParsableCommand {
                 d.set("last_run", json: own.first.map(Self.json) ?? "null")
                 d.set("runs", json: "[" + own.prefix(max(1, runs)).map(Self.json).joined(separator: ",") + "]")
                 entries.append(d.text)
-                if let last = own.first {
-                    let counts = [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed].map { "\($0.rawValue) \(last.counts[$0] ?? 0)" }.joined(separator: ", ")
-                    lines.append("  \(destination): last run \(last.started) (\(String(format: "%.1f", last.seconds)) s, \(last.runID)): \(counts); pending \(last.pending)"
-                                 + (last.stopped.map { "; stopped: \($0)" } ?? ""))
-                } else {
-                    lines.append("  \(destination): no run yet")
+                if own.isEmpty { lines.append("  \(destination): no run yet") }
+                for (n, shown) in own.prefix(max(1, runs)).enumerated() {
+                    let counts = [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed].map { "\($0.rawValue) \(shown.counts[$0] ?? 0)" }.joined(separator: ", ")
+                    lines.append("  \(destination): \(n == 0 ? "last run" : "run") \(shown.started) (\(String(format: "%.1f", shown.seconds)) s, \(shown.runID)): \(counts); pending \(shown.pending)"
+                                 + (shown.stopped.map { "; stopped: \($0)" } ?? ""))
                 }
             }
             var o = JSONObject()
             o.set("name", job.name)
             o.set("running", running)
+            // Each destination of a worker-run job has its own watermark: none for the job.
+            o.set("watermark", json: "null")
             o.set("destinations", json: "[" + entries.joined(separator: ",") + "]")
             jobs.append(o.text)
         }

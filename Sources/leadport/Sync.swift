@@ -69,7 +69,9 @@ struct Sync: ParsableCommand {
         let configuration: SyncConfig
         do {
             // $VAR references come from the environment, else the config file (as credentials do).
-            configuration = try SyncConfig.load(path: config, environment: try Settings.load().values)
+            // (A config file that cannot be read leaves the environment alone to expand with:
+            // the destinations that need it say so themselves.)
+            configuration = try SyncConfig.load(path: config, environment: (try? Settings.load().values) ?? ProcessInfo.processInfo.environment)
         } catch {
             // Monitoring reads the summary: a run that could not start says so there too.
             try? writeSummary(started: started, status: (error as? any Classified).map { ExitStatus.status(for: $0.disposition) } ?? ExitStatus.failed,
@@ -86,7 +88,14 @@ struct Sync: ParsableCommand {
             guard worker else {
                 throw SyncError(message: "\(config) keeps its ledger in PostgreSQL (ledger: postgres://…): run leadport sync --worker, on as many machines as you like")
             }
-            results = try SyncWorker(configuration: configuration, jobs: jobs, progress: progress).run(shared: try SharedLedger(url: url))
+            do {
+                results = try SyncWorker(configuration: configuration, jobs: jobs, progress: progress).run(shared: try SharedLedger(url: url))
+            } catch let error as PostgresError {
+                // The shared ledger cannot be reached: monitoring hears of it too.
+                let failure = SyncError(message: "the shared ledger: " + Self.oneLine("\(error)"), disposition: .terminal)
+                try? writeSummary(started: started, status: ExitStatus.failed, jobs: results, message: failure.message)
+                throw failure
+            }
         } else {
             guard !worker else {
                 throw SyncError(message: "--worker shares jobs through a PostgreSQL ledger: set ledger: postgres://… in \(config) (a SQLite ledger is one machine's)")
@@ -205,9 +214,16 @@ struct Sync: ParsableCommand {
     }
 }
 
-/// A sync that cannot run as asked (an unknown job, --worker): a usage error (exit 2).
+/// A sync that cannot run as asked (an unknown job, --worker): by default a usage error (exit 2).
 struct SyncError: Error, CustomStringConvertible, Classified {
     var message: String
-    var disposition: FailureDisposition { .usage }
+    var disposition: FailureDisposition = .usage
     var description: String { message }
+}
+
+extension Sync {
+    /// A message on one line, its runs of white space (libpq's tabs and newlines) as one space.
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
 }

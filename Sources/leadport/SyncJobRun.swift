@@ -47,6 +47,11 @@ struct SyncJobRun {
         return f.string(from: date)
     }
 
+    /// An error as people read it (ArgumentParser's errors by their message).
+    static func describe(_ error: any Error) -> String {
+        String(describing: type(of: error)).hasPrefix("CommandError") ? Import.message(for: error) : "\(error)"
+    }
+
     /// Outcomes a row is done with at a destination: the next run need not send it again.
     static let final: Set<Outcome> = [.created, .updated, .unchanged, .skipped, .rejected]
 
@@ -66,7 +71,7 @@ struct SyncJobRun {
             result.status = exit.rawValue
         } catch {
             result.status = (error as? any Classified).map { ExitStatus.status(for: $0.disposition) } ?? (error is ValidationError ? ExitStatus.usage : ExitStatus.failed)
-            result.message = KnownSecrets.redact("\(error)").split(whereSeparator: \.isNewline).joined(separator: "; ")
+            result.message = Sync.oneLine(KnownSecrets.redact(Self.describe(error)))
             // A run that failed before its destinations answered is shown by `status` too.
             if result.destinations.isEmpty {
                 let runID = result.runID ?? UUID().uuidString.lowercased()
@@ -132,7 +137,11 @@ struct SyncJobRun {
         for (option, value) in [("--preset", job.preset), ("--mapping", job.mapping), ("--enrich", job.enrich), ("--campaign", job.campaign), ("--user", job.user), ("--region", job.region)] {
             if let value { arguments += [option, value] }
         }
-        let command = try Import.parse(arguments)
+        let command: Import
+        do { command = try Import.parse(arguments) } catch {
+            // The import's own check of the job's options (two sqlite: destinations…), said plainly.
+            throw SyncError(message: Import.message(for: error))
+        }
         let log = try RotatingLog(path: folder + "/events.log")
         defer { log.close() }
         let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
@@ -146,7 +155,7 @@ struct SyncJobRun {
         result.destinations = summary.destinations.map { d in
             LeadStore.SyncRun(runID: summary.runID, job: job.name, destination: d.name, started: Self.iso(started), seconds: seconds, counts: d.counts,
                               pending: tally.unfinished[d.name] ?? 0, failures: tally.failures[d.name] ?? [],
-                              stopped: d.stopped.map { KnownSecrets.redact("\($0)").split(whereSeparator: \.isNewline).joined(separator: "; ") })
+                              stopped: d.stopped.map { Sync.oneLine(KnownSecrets.redact("\($0)")) })
         }
         var moved: [String: String?] = [:]
         for (file, digest) in digests where !tally.unfinishedFiles.contains(file) { moved["file:" + file] = digest }

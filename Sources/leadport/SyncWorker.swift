@@ -68,13 +68,25 @@ struct SyncWorker {
         mine.ledger = local
         var one = job
         (one.to, one.written) = ([destination], [destination])
-        let startedAt = LeadStore.timestamp()
-        let push = { try shared.push(try store.ledgerRows(since: startedAt)) }
+        // What was recorded since the last copy (a commit's rows share its moment: the last
+        // commit's are copied again, harmlessly).
+        let copied = Mark(LeadStore.timestamp())
+        let push = {
+            let rows = try store.ledgerRows(since: copied.value)
+            try shared.push(rows)
+            if let latest = rows.compactMap({ $0[8] }).max() { copied.value = latest }
+        }
         let result = SyncJobRun(job: one, configuration: mine, progress: progress, afterCommit: push).run()
         try push()
         try shared.setState(key: key, try store.syncState(job: job.name))
         try shared.recordRuns(result.destinations)
         return result
+    }
+
+    /// Where the copying of a claim's ledger has got to.
+    final class Mark: @unchecked Sendable {
+        var value: String
+        init(_ value: String) { self.value = value }
     }
 
     /// Renews a claim's lease every third of it while the claim is worked on; a lease lost

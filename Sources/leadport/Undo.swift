@@ -41,6 +41,9 @@ struct Undo: ParsableCommand {
     var json = false
 
     func run() throws {
+        if ledger.hasPrefix("postgres") {
+            throw UndoError(message: "--ledger takes a SQLite file; a shared PostgreSQL ledger is named in a sync configuration (--config), and the runs of workers cannot be undone in this version")
+        }
         let configuration = try config.map { try SyncConfig.load(path: $0, expanding: false) }
         if configuration?.shared != nil {
             throw UndoError(message: "\(config ?? "") keeps its ledger in PostgreSQL for sync --worker: the runs of workers cannot be undone in this version (their history stays on the worker)")
@@ -59,6 +62,9 @@ struct Undo: ParsableCommand {
             throw UndoError(message: "no run \(runID) in \(candidates.joined(separator: " or ")); see `leadport status` or an import's run_started event for run ids")
         }
         defer { try? store.close() }
+        if let inputs = try store.runInputs(runID), inputs.hasPrefix("undo ") {
+            throw UndoError(message: "run \(runID) is an undo (\(inputs)): it cannot itself be undone; run the import or sync again instead")
+        }
         // The run's destinations, opened again as it named them (credentials from the settings).
         let settings = try Settings.load()
         var remotes: [any Destination] = []
@@ -79,7 +85,7 @@ struct Undo: ParsableCommand {
         // A sync job that made the run reads its sources whole again next time: a file it had
         // delivered, and the rows before its watermark, would otherwise not be sent again.
         var resetJobs: [String] = []
-        if !dryRun {
+        if !dryRun, undoID != nil {
             let statePath = configuration?.ledger ?? path
             let stateStore = statePath == path ? store : try LeadStore(path: statePath)
             resetJobs = try stateStore.resetSyncState(run: runID)

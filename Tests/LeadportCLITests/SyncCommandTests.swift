@@ -327,6 +327,15 @@ import Testing
         try write("sync.yaml", "jobs:\n  - name: db\n    source: {postgres: $NOT_SET_ANYWHERE}\n    to: [hubspot]\n")
         let unset = try sync()
         #expect(unset.result.status == 2 && unset.result.stderr.contains("NOT_SET_ANYWHERE"), "\(unset.result.stderr)")
+        try write("sync.yaml", "jobs:\n  - name: two\n    source: {files: inbox}\n    to: [sqlite:a.db, sqlite:b.db]\n")
+        let two = try sync()
+        #expect(two.result.status == 2 && two.result.stderr.contains("sync.yaml:4") && !two.result.stderr.contains("CommandError"), "\(two.result.stderr)")
+        // A shared ledger that cannot be reached: said plainly, and written for monitoring.
+        try write("sync.yaml", "ledger: postgres://nobody@127.0.0.1:\(LocalServer.closedPort())/none\njobs:\n  - name: db\n    source: {files: inbox}\n    to: [hubspot]\n")
+        let unreachable = try sync(["--worker", "--summary-json", "down.json"])
+        #expect(unreachable.result.status == 1 && unreachable.result.stderr.hasPrefix("leadport: "), "\(unreachable.result.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("down.json")))) as? [String: Any]
+        #expect(summary?["status"] as? Int == 1 && (summary?["message"] as? String ?? "").contains("shared ledger"), "\(String(describing: summary))")
     }
 
     @Test func cronAndSystemdLinesAreReadyToPaste() throws {

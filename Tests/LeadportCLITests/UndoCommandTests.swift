@@ -168,6 +168,20 @@ import Testing
         #expect(try count() == "1")
     }
 
+    /// An undo done already changes nothing and records nothing; an undo is not itself undone.
+    @Test func undoingTwiceChangesNothingAndAnUndoIsNotUndone() throws {
+        let db = path("ledger.db")
+        let run = try importRun(["Ann Lee,ann@example.com,6175550101"], to: "sqlite:" + db)
+        let first = try undo(run)
+        let undoRun = (try JSONSerialization.jsonObject(with: Data(first.result.stdout.utf8)) as? [String: Any])?["undo_run_id"] as? String ?? ""
+        #expect(first.result.status == 0 && !undoRun.isEmpty)
+        let second = try undo(run)
+        let again = try JSONSerialization.jsonObject(with: Data(second.result.stdout.utf8)) as? [String: Any]
+        #expect(second.result.status == 0 && again?["undo_run_id"] is NSNull, "\(second.result.stdout)")
+        let ofUndo = try undo(undoRun)
+        #expect(ofUndo.result.status == 2 && ofUndo.result.stderr.contains("is an undo"), "\(ofUndo.result.stderr)")
+    }
+
     /// A webhook cannot take back what it was sent: listed, not an error.
     @Test func aWebhookRunIsListedAsNotUndoable() throws {
         let server = try LocalServer(script: "servers/scripted_http.py")

@@ -79,7 +79,7 @@ extension SyncConfig {
     /// `--print-cron`, which connect to nothing).
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment, expanding: Bool = true) throws -> SyncConfig {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw SyncConfigError(path: path, line: nil, message: "cannot read the sync configuration")
+            throw SyncConfigError(path: path, line: nil, message: FileManager.default.fileExists(atPath: path) ? "cannot read the sync configuration (permissions?)" : "no such file")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw SyncConfigError(path: path, line: nil, message: "is not UTF-8 text") }
         return try parse(text, path: path, environment: environment, expanding: expanding)
@@ -188,6 +188,10 @@ extension SyncConfig {
             guard !files.isEmpty || table != nil else { throw fail(sourceNode, "the source of \(name) names no files: and no postgres:") }
             guard let toNode = fields["to"] else { throw fail(item, "the job \(name) has no destinations (to: [hubspot, …])") }
             let to = try texts(toNode, "to").map { try expand($0, environment: expanding ? environment : nil, node: toNode, fail: fail) }
+            if to.filter({ $0.hasPrefix("sqlite:") }).count > 1 {
+                throw fail(toNode, "the job \(name) names two sqlite: destinations; one embedded database a job (it also keeps the job's ledger)")
+            }
+            if Set(to).count < to.count { throw fail(toNode, "the job \(name) names a destination twice") }
             if fields["preset"] != nil && fields["mapping"] != nil { throw fail(fields["mapping"], "give a job preset: or mapping:, not both") }
             jobs.append(Job(name: name, files: files, table: table, preset: try fields["preset"].map { try word($0, "preset") },
                             mapping: try fields["mapping"].map { local(try word($0, "mapping")) }, enrich: try fields["enrich"].map { local(try word($0, "enrich")) },
