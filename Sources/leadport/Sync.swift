@@ -156,7 +156,7 @@ struct Sync: ParsableCommand {
         try StandardOutput.shared.write("""
             # ~/.config/systemd/user/leadport-sync.service (or /etc/systemd/system/ for a system unit)
             [Unit]
-            Description=LeadPort sync of \(p.config)
+            Description=LeadPort sync of \(Self.unitEscaped(p.config))
 
             [Service]
             Type=oneshot

@@ -350,5 +350,20 @@ import Testing
         #expect(units.status == 0 && units.stdout.contains("OnCalendar=") && units.stdout.contains("SuccessExitStatus=4") && units.stdout.contains("ExecStart=/"), "\(units.stdout)")
         let bad = try Leadport.run(["sync", "--config", path("sync.yaml"), "--print-cron", "nightly"], in: dir)
         #expect(bad.status == 2)
+        // Out of range, or not cron's at all: refused.
+        for schedule in ["61 2 * * *", "a b c d e", "0 24 * * *"] {
+            let refused = try Leadport.run(["sync", "--config", path("sync.yaml"), "--print-cron", schedule], in: dir)
+            #expect(refused.status == 2, "\(schedule): \(refused.stdout)")
+        }
+        #expect(try Leadport.run(["sync", "--config", path("sync.yaml"), "--print-cron", "*/15 1-5 * * mon-fri"], in: dir).status == 0)
+        // A % in a path is cron's newline and systemd's specifier: escaped for each.
+        let odd = dir.appendingPathComponent("50%off")
+        try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
+        try "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: inbox}\n    to: [sqlite:out.db]\n".write(to: odd.appendingPathComponent("sync.yaml"), atomically: true, encoding: .utf8)
+        let escaped = try Leadport.run(["sync", "--config", odd.appendingPathComponent("sync.yaml").path, "--print-cron", "0 2 * * *"], in: dir)
+        let command = escaped.stdout.split(separator: "\n").first { !$0.hasPrefix("#") }.map(String.init) ?? ""
+        #expect(command.contains("50\\%off") && !command.contains("50%off"), "\(command)")
+        let unit = try Leadport.run(["sync", "--config", odd.appendingPathComponent("sync.yaml").path, "--print-systemd"], in: dir)
+        #expect(unit.stdout.contains("50%%off") && !unit.stdout.replacingOccurrences(of: "%%", with: "").contains("%off"), "\(unit.stdout)")
     }
 }
