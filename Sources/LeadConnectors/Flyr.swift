@@ -189,16 +189,39 @@ public enum FlyrPlan {
 /// the same — when no person changed them since. Written `HASH:MASK`, the mask naming the
 /// columns written with a value (the others, left to the database's defaults, are not compared).
 public enum FlyrVersion {
-    static var columns: [String] { FlyrPlan.contactColumns.map { "contacts." + $0 } + AddressRecord.columnNames.map { "campaign_addresses." + $0 } }
+    /// Columns, in the order of the mask's bits: `FlyrPlan.contactColumns`, then the address's.
+    static let columns: [String] = FlyrPlan.contactColumns.map { "contacts." + $0 } + AddressRecord.columnNames.map { "campaign_addresses." + $0 }
 
     /// The version of a contact and address as written (nil parts: not written by this lead).
+    /// Worked out for every row an import creates, on the thread that records them: values
+    /// are taken straight from the records, with no dictionary or copy made.
     public static func of(contact: ContactRecord?, address: AddressRecord?) -> String {
         var values: [String?] = []
-        let c = contact?.columns
-        values += FlyrPlan.contactColumns.map { c?[$0] ?? nil }
-        values += address.map { $0.columns.map(\.value) } ?? Array(repeating: nil, count: AddressRecord.columnNames.count)
+        values.reserveCapacity(columns.count)
+        if let c = contact {
+            // `FlyrPlan.contactColumns`' order: full_name, phone, email, address, notes, status.
+            values.append(c.fullName)
+            values.append(c.phone)
+            values.append(c.email)
+            values.append(c.address)
+            values.append(c.notes)
+            values.append(c.status)
+        } else {
+            values.append(contentsOf: repeatElement(nil, count: FlyrPlan.contactColumns.count))
+        }
+        if let a = address {
+            values.append(a.address)
+            values.append(a.formatted)
+            values.append(a.houseNumber)
+            values.append(a.streetName)
+            values.append(a.locality)
+            values.append(a.region)
+            values.append(a.postalCode)
+        } else {
+            values.append(contentsOf: repeatElement(nil, count: AddressRecord.columnNames.count))
+        }
         var mask: UInt64 = 0
-        for (k, value) in values.enumerated() where !(value ?? "").trimmingCharacters(in: .whitespaces).isEmpty { mask |= 1 << UInt64(k) }
+        for (k, value) in values.enumerated() where !isBlank(value) { mask |= 1 << UInt64(k) }
         return hash(values, mask: mask) + ":" + String(mask, radix: 16)
     }
 
@@ -214,11 +237,17 @@ public enum FlyrVersion {
         // (but for the status a new contact is given when the list has none: `new`).
         let contactColumns = FlyrPlan.contactColumns.count
         let status = FlyrPlan.contactColumns.firstIndex(of: "status")
-        for (k, value) in values.enumerated() where mask & (1 << UInt64(k)) == 0 && !(value ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+        for (k, value) in values.enumerated() where mask & (1 << UInt64(k)) == 0 && !isBlank(value) {
             if k == status, value == "new" { continue }
             if k < contactColumns ? contact != nil : address != nil { return false }
         }
         return hash(values, mask: mask) == String(version[..<colon])
+    }
+
+    /// A value counts as written only when it is not blank (a blank cell is never sent).
+    private static func isBlank(_ value: String?) -> Bool {
+        guard let value else { return true }
+        return value.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
     private static func hash(_ values: [String?], mask: UInt64) -> String {
