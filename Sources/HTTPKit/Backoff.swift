@@ -9,7 +9,22 @@ import Foundation
 /// | 2 | `base × factor` (2 s) |
 /// | 3 | 4 s |
 /// | n | `min(cap, base × factor^(n-1))` (cap 60 s) |
-/// | `maxAttempts` (6) | give up |
+/// | `maxAttempts` (6) | give up, unless a quota is still inside its window (below) |
+///
+/// A quota refusal (429 without `Retry-After`) is not given up inside the quota's window: a
+/// per-minute quota refuses until its minute ends, which six attempts in about 30 s never
+/// reached (issue 22, item 2). Its backoff goes on, on the same schedule, until the waits since
+/// the first refusal add up to `quotaWindow`; the last wait is cut so that the next attempt is
+/// the first one after the window. Only an attempt refused after the window has passed, and
+/// after `maxAttempts`, gives up. The windows, per API:
+///
+/// | API | quota refusal without `Retry-After` | `quotaWindow` |
+/// | --- | --- | --- |
+/// | Google People | 429 `RESOURCE_EXHAUSTED` (per-minute per-user quotas, crm-apis.md §3.5) | 60 s |
+/// | HubSpot | 429 `TEN_SECONDLY_ROLLING` (burst per 10 s, §1.3) | 10 s |
+/// | Follow Up Boss | 429 always has `Retry-After` (sliding 10 s window, §2.5) | 10 s |
+/// | webhook, Supabase, others | unknown | 60 s |
+/// | OpenAI-compatible | learnt from `x-ratelimit-reset-*` (`TokenPacer`) | — |
 ///
 /// With jitter the wait is drawn uniformly from [wait/2, wait] ("equal jitter"), so clients
 /// that failed together do not come back together, and no wait is shorter than half the
@@ -24,9 +39,13 @@ public struct BackoffPolicy: Sendable, Equatable {
     public var maxAttempts: Int = 6
     public var jitter: Bool = true
     public var longestRetryAfter: Double = 900
+    /// Seconds a quota refusal is backed off for at least, whatever `maxAttempts` says.
+    public var quotaWindow: Double = 60
 
-    public init(base: Double = 1, factor: Double = 2, cap: Double = 60, maxAttempts: Int = 6, jitter: Bool = true, longestRetryAfter: Double = 900) {
+    public init(base: Double = 1, factor: Double = 2, cap: Double = 60, maxAttempts: Int = 6, jitter: Bool = true, longestRetryAfter: Double = 900,
+                quotaWindow: Double = 60) {
         (self.base, self.factor, self.cap, self.maxAttempts, self.jitter, self.longestRetryAfter) = (base, factor, cap, maxAttempts, jitter, longestRetryAfter)
+        self.quotaWindow = quotaWindow
     }
 
     public static let standard = BackoffPolicy()
@@ -42,6 +61,8 @@ public struct Backoff: Sendable {
     public let policy: BackoffPolicy
     /// Attempts made so far.
     public private(set) var attempts = 0
+    /// Seconds waited since the first quota refusal (nil before one).
+    public private(set) var quotaWaited: Double?
     private var random: SplitMix
 
     public init(policy: BackoffPolicy = .standard, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
@@ -50,17 +71,27 @@ public struct Backoff: Sendable {
     }
 
     /// Records a failed attempt and says what to do next. `retryAfter` is the server's
-    /// `Retry-After` in seconds, when it sent one.
-    public mutating func failed(retryAfter: Double? = nil) -> Decision {
+    /// `Retry-After` in seconds, when it sent one; `quota` says the refusal was a quota's (a
+    /// 429), which without `retryAfter` is backed off until `policy.quotaWindow` has passed.
+    public mutating func failed(retryAfter: Double? = nil, quota: Bool = false) -> Decision {
         attempts += 1
-        guard attempts < policy.maxAttempts else { return .giveUp }
+        let inWindow = quota && retryAfter == nil && (quotaWaited ?? 0) < policy.quotaWindow
+        if quota && retryAfter == nil && quotaWaited == nil { quotaWaited = 0 }
+        guard attempts < policy.maxAttempts || inWindow else { return .giveUp }
         if let retryAfter {
             return retryAfter <= policy.longestRetryAfter ? .retry(after: max(0, retryAfter)) : .giveUp
         }
-        let scheduled = min(policy.cap, policy.base * pow(policy.factor, Double(attempts - 1)))
-        guard policy.jitter else { return .retry(after: scheduled) }
-        let unit = Double(random.next() >> 11) / Double(1 << 53)  // [0, 1)
-        return .retry(after: scheduled / 2 + unit * scheduled / 2)
+        var wait = min(policy.cap, policy.base * pow(policy.factor, Double(min(attempts - 1, 60))))
+        if policy.jitter {
+            let unit = Double(random.next() >> 11) / Double(1 << 53)  // [0, 1)
+            wait = wait / 2 + unit * wait / 2
+        }
+        if inWindow, let waited = quotaWaited {
+            // No further than just past the window: the next attempt is its first one after.
+            wait = min(wait, policy.quotaWindow - waited + min(policy.base, 1))
+            quotaWaited = waited + wait
+        }
+        return .retry(after: wait)
     }
 }
 

@@ -119,16 +119,18 @@ public struct Retry: HTTPMiddleware {
                 outcome = .failure(error)
             }
             var retryAfter: Double?
+            var quota = false
             switch outcome {
             case .success(let response):
                 guard Self.isRetryable(status: response.status), request.replayable || response.status == 429 || response.status == 503 else { return response }
                 retryAfter = retryAfterSeconds(response.headers["Retry-After"])
+                quota = response.status == 429
             case .failure(let error):
                 // A request whose body the server may already have acted on is sent again only
                 // when doing so twice is harmless.
                 guard error.isTransient, request.replayable else { throw error }
             }
-            switch backoff.failed(retryAfter: retryAfter) {
+            switch backoff.failed(retryAfter: retryAfter, quota: quota) {
             case .giveUp:
                 return try outcome.get()
             case .retry(let wait):

@@ -127,6 +127,7 @@ public final class OpenAIClient: @unchecked Sendable {
                                body: request.body(model: config.model), replayable: true, timeout: timeout)
         var retries = Backoff(policy: backoff)
         var refusals = 0
+        var quota: Backoff?
         let cost = request.estimatedTokens
         while true {
             pacer.acquire(tokens: cost)
@@ -152,12 +153,28 @@ public final class OpenAIClient: @unchecked Sendable {
                     throw OpenAIError(message: "the API key's quota is spent (\(problem.message)); see the account's billing, then run again: what is done is kept")
                 }
                 refusals += 1
-                guard TokenPacer.retryAfter(response.headers) != nil, refusals <= Self.most429s else {
+                guard refusals <= Self.most429s else {
                     throw OpenAIError(message: "the endpoint keeps refusing for its rate limits (\(problem.message))")
                 }
-                onRetry(Retry.Event(attempt: refusals, status: 429, error: nil, wait: TokenPacer.retryAfter(response.headers) ?? 0, retryAfter: TokenPacer.retryAfter(response.headers)))
-                // The pacer holds every request back for the time the 429 asked.
-                continue
+                if let asked = TokenPacer.retryAfter(response.headers) {
+                    onRetry(Retry.Event(attempt: refusals, status: 429, error: nil, wait: asked, retryAfter: asked))
+                    // The pacer holds every request back for the time the 429 asked.
+                    continue
+                }
+                let reset = pacer.resetWait
+                if reset.closed {
+                    // No Retry-After, but the limit it spent says when it is full again: the
+                    // pacer holds every request back until then.
+                    onRetry(Retry.Event(attempt: refusals, status: 429, error: nil, wait: 0))
+                    continue
+                }
+                // Neither: backed off until the limits' window has passed (issue 22 item 2).
+                if quota == nil { quota = Backoff(policy: BackoffPolicy(base: backoff.base, cap: backoff.cap, maxAttempts: backoff.maxAttempts, quotaWindow: reset.window)) }
+                guard case .retry(let wait) = quota!.failed(quota: true) else {
+                    throw OpenAIError(message: "the endpoint kept refusing for its rate limits for longer than their window (\(Int(reset.window)) s): \(problem.message)")
+                }
+                onRetry(Retry.Event(attempt: refusals, status: 429, error: nil, wait: wait))
+                clock.sleep(wait)
             case 400 where Self.isContextTooLong(problem):
                 throw OpenAIError(message: problem.message, contextTooLong: true)
             case 401, 403:

@@ -35,6 +35,24 @@ import Testing
         #expect(b.failed(retryAfter: 3_600) == .giveUp)
     }
 
+    /// Issue 22 item 2: a quota refusal without Retry-After is backed off until its window
+    /// has passed (60 s for a per-minute quota), not given up after six attempts in 31 s.
+    @Test func aQuotaRefusalIsBackedOffUntilItsWindowHasPassed() {
+        var b = Backoff(policy: BackoffPolicy(jitter: false))
+        var waits: [Backoff.Decision] = []
+        for _ in 0..<7 { waits.append(b.failed(quota: true)) }
+        // 1 + 2 + 4 + 8 + 16 = 31 s; the sixth wait cut to 30 s, so the seventh attempt is the
+        // first after the minute; refused even then, it is given up.
+        #expect(waits == [1, 2, 4, 8, 16, 30].map { .retry(after: $0) } + [.giveUp])
+        #expect(b.quotaWaited == 61)
+        var hubSpot = Backoff(policy: BackoffPolicy(jitter: false, quotaWindow: 10))
+        #expect((0..<6).map { _ in hubSpot.failed(quota: true) } == [1, 2, 4, 4, 16].map { .retry(after: $0) } + [.giveUp])
+        // 5xx and a 429 with Retry-After keep their six attempts.
+        var failures = Backoff(policy: BackoffPolicy(jitter: false))
+        for _ in 0..<5 { _ = failures.failed(retryAfter: 2, quota: true) }
+        #expect(failures.failed(retryAfter: 2, quota: true) == .giveUp)
+    }
+
     @Test func retryAfterIsReadAsSecondsOrAnHTTPDate() {
         let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
         #expect(retryAfterSeconds("120") == 120)
@@ -127,6 +145,20 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         #expect(events.map(\.attempt) == [1, 2, 3, 4, 5] && events.allSatisfy { $0.status == 503 })
     }
 
+    /// The issue's night: Google's per-minute write quota refusing (429 RESOURCE_EXHAUSTED, no
+    /// Retry-After) until 58 s after the first refusal. The request gets through on the first
+    /// attempt after that, on every jitter seed, instead of being given up at about 30 s.
+    @Test func aQuotaWithoutRetryAfterIsWaitedOutToTheEndOfItsMinute() throws {
+        for seed in UInt64(1)...20 {
+            let clock = ManualClock()
+            let transport = QuotaServer(clock: clock, refusingUntil: 58)
+            let client = HTTPClient(transport: transport, [Retry(clock: clock, seed: seed)])
+            let response = try client.send(HTTPRequest(method: "POST", url: url, replayable: false))
+            #expect(response.status == 200, "seed \(seed): given up at \(clock.now) s")
+            #expect(clock.now >= 58 && clock.now <= 61, "seed \(seed): \(clock.sleeps)")
+        }
+    }
+
     @Test func aDroppedConnectionIsRetriedOnlyWhenTheRequestCanBeReplayed() throws {
         let dropped = HTTPTransportError.connectionLost(url: url.absoluteString, reason: "reset by peer")
         let upsert = ScriptedTransport([.failure(dropped), .response(HTTPResponse(status: 200))])
@@ -206,5 +238,19 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         }
         group.wait()
         #expect(transport.most == 3, "eight threads at once, three in flight")
+    }
+}
+
+/// A quota that refuses every request until a moment on the clock, as Google does: 429
+/// RESOURCE_EXHAUSTED with no Retry-After.
+struct QuotaServer: HTTPTransport {
+    let clock: ManualClock
+    let refusingUntil: Double
+
+    func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard clock.now >= refusingUntil else {
+            return HTTPResponse(status: 429, body: Data(#"{"error":{"code":429,"status":"RESOURCE_EXHAUSTED"}}"#.utf8))
+        }
+        return HTTPResponse(status: 200)
     }
 }

@@ -56,4 +56,75 @@ import Testing
         #expect(TokenPacer.retryAfter(HTTPHeaders([("retry-after-ms", "250")])) == 0.25)
         #expect(TokenPacer.retryAfter(HTTPHeaders()) == nil)
     }
+
+    // MARK: Windows learnt from x-ratelimit-reset-* (issue 22 item 2)
+
+    @Test func resetDurationsAreReadInEveryFormTheServersWrite() {
+        let cases: [(String, Double)] = [("6m0s", 360), ("1s", 1), ("20ms", 0.02), ("2.5s", 2.5), ("7.66s", 7.66),
+                                         ("2m59.56s", 179.56), ("1h0m0s", 3600), ("0", 0), ("5", 5), ("12.5", 12.5)]
+        for (text, seconds) in cases {
+            let read = TokenPacer.duration(text)
+            #expect(read != nil && abs(read! - seconds) < 1e-9, "\(text) read as \(String(describing: read))")
+        }
+        for bad in ["", "soon", "5x", "1m-2s", "-3"] { #expect(TokenPacer.duration(bad) == nil, "\(bad)") }
+    }
+
+    /// OpenAI's documented sample: 60 requests, 59 left, full again in 1 s: a minute's window.
+    /// Its token sample (16 of 150,000 spent, `6m0s`) is under the rounding and changes nothing.
+    @Test func openAIsSampleIsAMinute() {
+        let pacer = TokenPacer(clock: ManualClock())
+        pacer.acquire(tokens: 1)
+        pacer.observe(status: 200, headers: Self.headers(requests: 60, remainingRequests: 59, tokens: 150_000, remainingTokens: 149_984,
+                                                         extra: [("x-ratelimit-reset-requests", "1s"), ("x-ratelimit-reset-tokens", "6m0s")]))
+        #expect(pacer.limits.requests?.window == 60)
+        #expect(pacer.limits.tokens?.window == 60)
+    }
+
+    /// Groq's documented sample: the request limit is per day (14,400 a day, 14,370 left, full
+    /// again in 2m59.56s): the requests refill over a day, not a minute, so with none left the
+    /// next request waits six seconds, not a quarter of one.
+    @Test func groqsRequestLimitIsLearntPerDay() throws {
+        let clock = ManualClock()
+        let pacer = TokenPacer(clock: clock)
+        pacer.acquire(tokens: 1)
+        pacer.observe(status: 200, headers: Self.headers(requests: 14_400, remainingRequests: 14_370, tokens: 18_000, remainingTokens: 17_997,
+                                                         extra: [("x-ratelimit-reset-requests", "2m59.56s"), ("x-ratelimit-reset-tokens", "7.66s")]))
+        let day = try #require(pacer.limits.requests?.window)
+        #expect(abs(day - 86_188.8) < 0.1, "\(day)")
+        #expect(pacer.limits.tokens?.window == 60, "3 tokens of 18,000 spent is under the rounding")
+        pacer.observe(status: 200, headers: Self.headers(requests: 14_400, remainingRequests: 0, tokens: 18_000,
+                                                         extra: [("x-ratelimit-reset-requests", "23h59m54s")]))
+        #expect(abs(pacer.acquire(tokens: 10) - 86_394 / 14_400) < 0.01)
+    }
+
+    /// Azure counts requests in short windows: 10 a window, 9 left, full again in 1 s is a
+    /// 10-second window, and with none left a request waits 1 s, not 6. Its `-1` limits and a
+    /// `0` reset (seen on Azure's Responses API) say nothing and change nothing.
+    @Test func azuresShorterWindowsAndItsEmptyHeaders() {
+        let clock = ManualClock()
+        let pacer = TokenPacer(clock: clock)
+        pacer.acquire(tokens: 1)
+        pacer.observe(status: 200, headers: Self.headers(requests: 10, remainingRequests: 9, tokens: 10_000, remainingTokens: 9_000,
+                                                         extra: [("x-ratelimit-reset-requests", "1s"), ("x-ratelimit-reset-tokens", "1")]))
+        #expect(pacer.limits.requests?.window == 10)
+        #expect(pacer.limits.tokens?.window == 10)
+        pacer.observe(status: 200, headers: HTTPHeaders([("x-ratelimit-limit-tokens", "-1"), ("x-ratelimit-remaining-tokens", "-1"),
+                                                         ("x-ratelimit-reset-tokens", "0"), ("x-ratelimit-limit-requests", "10"),
+                                                         ("x-ratelimit-remaining-requests", "0")]))
+        #expect(pacer.limits.tokens?.window == 10 && pacer.limits.tokens?.limit == 10_000)
+        #expect(abs(pacer.acquire(tokens: 10) - 1) < 0.01)
+    }
+
+    /// A 429 without retry-after waits for the reset of the limit it spent.
+    @Test func a429WithoutRetryAfterWaitsForTheResetOfTheSpentLimit() {
+        let clock = ManualClock()
+        let pacer = TokenPacer(clock: clock)
+        pacer.acquire(tokens: 1)
+        pacer.observe(status: 429, headers: Self.headers(requests: 60, remainingRequests: 0, tokens: 1_000_000,
+                                                         extra: [("x-ratelimit-reset-requests", "20s"), ("x-ratelimit-reset-tokens", "1ms")]))
+        #expect(pacer.resetWait.closed)
+        #expect(pacer.limits.requests?.window == 20)
+        #expect(abs(pacer.acquire(tokens: 10) - 20) < 0.01)
+        #expect(!pacer.resetWait.closed)
+    }
 }

@@ -65,7 +65,7 @@ public final class FollowUpBossAPI: Sendable {
     let attempts: Int
 
     public init(config: FollowUpBossConfig, transport: any HTTPTransport = CurlTransport(), clock: any HTTPClock = SystemClock(),
-                backoff: BackoffPolicy = .standard, timeout: Double = 30, log: (@Sendable (String) -> Void)? = nil,
+                backoff: BackoffPolicy = BackoffPolicy(quotaWindow: 10), timeout: Double = 30, log: (@Sendable (String) -> Void)? = nil,
                 onRetry: @escaping @Sendable (Retry.Event) -> Void = { _ in }) {
         self.config = config
         self.timeout = timeout

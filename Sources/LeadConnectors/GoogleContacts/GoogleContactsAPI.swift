@@ -14,7 +14,8 @@ import HTTPKit
 /// | any read | at 95% of `policy.reads` per `policy.per` s, in bursts of up to `policy.reads` (Google sends no rate-limit headers to follow) |
 /// | a create | on a connection of its own: libcurl silently sends a request again on a new connection when a kept-alive one dies before the answer, which for a create is a duplicate contact |
 /// | 429 or 503 with `Retry-After` | waits exactly that, then again |
-/// | 429 without (quota), 5xx, timeout, lost answer | backoff with jitter (`policy.backoff`); a create only after looking for what it may have made |
+/// | 429 without (quota) | backoff with jitter until the quota's minute has passed (`BackoffPolicy.quotaWindow`, 60 s), never given up inside it |
+/// | 5xx, timeout, lost answer | backoff with jitter (`policy.backoff`); a create only after looking for what it may have made |
 /// | 429 of the daily quota | stops at once (`.quotaExhausted(daily: true)`) |
 /// | connection refused, DNS, TLS | stops at once (`.unreachable`), no retries |
 /// | 401 | a new access token, and the request once more; a second 401 stops (`.credentialsRefused`) |
@@ -131,7 +132,7 @@ public final class GoogleContactsAPI: @unchecked Sendable {
         case 403:
             return GoogleContactsError(.credentialsRefused(variable: "GOOGLE_CLIENT_ID"), "Google refused \(what) (\(said)): enable the People API for the project of GOOGLE_CLIENT_ID", status: status)
         case 429:
-            return GoogleContactsError(.quotaExhausted(daily: false), "Google's per-minute quota kept refusing \(what) after \(policy.backoff.maxAttempts) attempts (\(said)); a rerun sends the rest", status: status)
+            return GoogleContactsError(.quotaExhausted(daily: false), "Google's per-minute quota kept refusing \(what) for longer than its window (\(Int(policy.backoff.quotaWindow)) s) (\(said)); a rerun sends the rest", status: status)
         case 404:
             return GoogleContactsError(.notFound, "Google has no such contact or group for \(what) (\(said))", status: status)
         case 400:

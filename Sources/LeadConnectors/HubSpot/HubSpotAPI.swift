@@ -15,7 +15,7 @@ public struct HubSpotClientPolicy: Sendable {
     /// Seconds to wait after a 423 Locked.
     public var lockedWait: Double
 
-    public init(backoff: BackoffPolicy = .standard, burst: Int = 100, interval: Double = 10, searchPerSecond: Int = 5, timeout: Double = 30, lockedWait: Double = 2) {
+    public init(backoff: BackoffPolicy = BackoffPolicy(quotaWindow: 10), burst: Int = 100, interval: Double = 10, searchPerSecond: Int = 5, timeout: Double = 30, lockedWait: Double = 2) {
         (self.backoff, self.burst, self.interval, self.searchPerSecond, self.timeout, self.lockedWait) = (backoff, burst, interval, searchPerSecond, timeout, lockedWait)
     }
 }
