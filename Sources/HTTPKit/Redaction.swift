@@ -12,6 +12,39 @@ public struct Redactor: Sendable {
 
     private let secrets: [String]
 
+    /// Whether a query parameter of this name holds a credential: one of `secretParameters`, or
+    /// a name that says so (`auth_token`, `X-Api-Key`, `hook_secret`, `pass`, `sig`).
+    public static func isSecretParameter(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return secretParameters.contains(name) || ["token", "secret", "key", "pass", "auth", "sig"].contains { name.contains($0) }
+    }
+
+    /// A URL as text with its credentials masked, the rest as written: the password of its
+    /// userinfo and the value of every credential query parameter (`isSecretParameter`). Built
+    /// on the text, so that what is not a credential stays byte for byte.
+    public static func maskCredentials(inURL text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        var rest = Substring(text[schemeEnd.upperBound...])
+        let fragment = rest.firstIndex(of: "#").map { rest[$0...] } ?? ""
+        rest = rest.dropLast(fragment.count)
+        let query = rest.firstIndex(of: "?").map { rest[rest.index(after: $0)...] }
+        if let query { rest = rest.dropLast(query.count + 1) }
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+            authority = authority[...colon] + mask + authority[at...]
+        }
+        var out = text[..<schemeEnd.upperBound] + authority + rest[authorityEnd...]
+        if let query {
+            out += "?" + query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+                guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+                let name = String(pair[..<equals])
+                return isSecretParameter(name.removingPercentEncoding ?? name) ? name + "=" + mask : String(pair)
+            }.joined(separator: "&")
+        }
+        return String(out + fragment)
+    }
+
     /// Secrets shorter than 4 characters are ignored: masking them would mangle ordinary text.
     public init(secrets: [String]) {
         self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
@@ -32,7 +65,7 @@ public struct Redactor: Sendable {
     public func redact(_ url: URL) -> String {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return redact(url.absoluteString) }
         parts.queryItems = parts.queryItems?.map { item in
-            URLQueryItem(name: item.name, value: Self.secretParameters.contains(item.name.lowercased()) ? Self.mask : item.value)
+            URLQueryItem(name: item.name, value: Self.isSecretParameter(item.name) ? Self.mask : item.value)
         }
         if parts.password != nil { parts.password = Self.mask }
         return redact(parts.string ?? url.absoluteString)

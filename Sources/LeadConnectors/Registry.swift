@@ -15,7 +15,23 @@ public enum DestinationRegistry {
         /// The embedded database's file, for `sqlite:PATH`.
         public let embeddedPath: String?
 
-        public var display: String { kind == "postgres" ? Postgres.displayName(value) : value }
+        /// How messages show the value: a PostgreSQL URL without its password and query, any
+        /// other with its credentials masked (`stored`).
+        public var display: String { kind == "postgres" ? Postgres.displayName(value) : stored }
+
+        /// What the ledger's runs keep (issue 22 item 6): the value with every credential in it
+        /// masked — a URL's password, a webhook's query token — which still names the
+        /// destination. A PostgreSQL URL loses its password outright, as undo takes it from the
+        /// environment again; a SQLite file is kept as given.
+        public var stored: String {
+            if embeddedPath != nil { return value }
+            var text = value
+            if kind == "postgres", var parts = URLComponents(string: text), parts.password != nil {
+                parts.password = nil
+                text = parts.string ?? text
+            }
+            return Redactor.maskCredentials(inURL: text)
+        }
     }
 
     public struct Entry: Sendable {

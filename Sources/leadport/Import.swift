@@ -208,7 +208,7 @@ struct Import: ParsableCommand {
         // As `leadport undo` will open them again: no password, a SQLite file by its full path.
         options.destinationValues = parsed.map { target in
             if let path = target.embeddedPath { return "sqlite:" + Self.canonical(path) }
-            return Self.withoutPassword(target.value)
+            return target.stored
         }
         if let user { options.user = user }
         options.buildIdentity = LeadPortVersion.build

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPKit
 import LeadEngine
 
 /// `leadport status`: each sync job's destinations, their last runs, rows pending, where the
@@ -70,18 +71,18 @@ struct Status: ParsableCommand {
                 // A destination's runs are recorded under its name as the import gives it.
                 let own = history.filter { $0.destination == resolved || Self.sameDestination($0.destination, resolved) }
                 var d = JSONObject()
-                d.set("to", destination)
+                d.set("to", Self.shown(destination))
                 d.set("pending", own.first?.pending ?? 0)
                 d.set("last_run", json: own.first.map(Self.json) ?? "null")
                 d.set("runs", json: "[" + own.map(Self.json).joined(separator: ",") + "]")
                 entries.append(d.text)
                 guard let last = own.first else {
-                    lines.append("  \(destination): no run yet")
+                    lines.append("  \(Self.shown(destination)): no run yet")
                     continue
                 }
                 for (n, shown) in own.prefix(max(1, runs)).enumerated() {
                     let counts = [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed].map { "\($0.rawValue) \(shown.counts[$0] ?? 0)" }.joined(separator: ", ")
-                    lines.append("  \(destination): \(n == 0 ? "last run" : "run") \(shown.started) (\(String(format: "%.1f", shown.seconds)) s, \(shown.runID)): \(counts); pending \(shown.pending)"
+                    lines.append("  \(Self.shown(destination)): \(n == 0 ? "last run" : "run") \(shown.started) (\(String(format: "%.1f", shown.seconds)) s, \(shown.runID)): \(counts); pending \(shown.pending)"
                                  + (shown.stopped.map { "; stopped: \($0)" } ?? ""))
                     for failure in shown.failures.prefix(5) { lines.append("    \(failure)") }
                 }
@@ -111,15 +112,15 @@ struct Status: ParsableCommand {
             for destination in job.to {
                 let own = history.filter { $0.destination == destination || Self.sameDestination($0.destination, destination) }
                 var d = JSONObject()
-                d.set("to", destination)
+                d.set("to", Self.shown(destination))
                 d.set("pending", own.first?.pending ?? 0)
                 d.set("last_run", json: own.first.map(Self.json) ?? "null")
                 d.set("runs", json: "[" + own.prefix(max(1, runs)).map(Self.json).joined(separator: ",") + "]")
                 entries.append(d.text)
-                if own.isEmpty { lines.append("  \(destination): no run yet") }
+                if own.isEmpty { lines.append("  \(Self.shown(destination)): no run yet") }
                 for (n, shown) in own.prefix(max(1, runs)).enumerated() {
                     let counts = [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed].map { "\($0.rawValue) \(shown.counts[$0] ?? 0)" }.joined(separator: ", ")
-                    lines.append("  \(destination): \(n == 0 ? "last run" : "run") \(shown.started) (\(String(format: "%.1f", shown.seconds)) s, \(shown.runID)): \(counts); pending \(shown.pending)"
+                    lines.append("  \(Self.shown(destination)): \(n == 0 ? "last run" : "run") \(shown.started) (\(String(format: "%.1f", shown.seconds)) s, \(shown.runID)): \(counts); pending \(shown.pending)"
                                  + (shown.stopped.map { "; stopped: \($0)" } ?? ""))
                 }
             }
@@ -136,7 +137,13 @@ struct Status: ParsableCommand {
 
     /// `to:` as written (`sqlite:x.db`) and as the import names the destination may differ.
     static func sameDestination(_ recorded: String, _ configured: String) -> Bool {
-        (try? DestinationRegistry.parse(configured))?.display == recorded
+        guard let target = try? DestinationRegistry.parse(configured) else { return false }
+        return target.display == recorded || target.stored == recorded
+    }
+
+    /// A job's `to:` as shown: with its credentials masked (a webhook's query token).
+    static func shown(_ destination: String) -> String {
+        (try? DestinationRegistry.parse(destination))?.display ?? Redactor.maskCredentials(inURL: destination)
     }
 
     static func json(_ run: LeadStore.SyncRun) -> String {

@@ -76,7 +76,7 @@ struct SyncJobRun {
             if result.destinations.isEmpty {
                 let runID = result.runID ?? UUID().uuidString.lowercased()
                 result.runID = runID
-                result.destinations = job.to.map { LeadStore.SyncRun(runID: runID, job: job.name, destination: $0, started: Self.iso(Date()), seconds: 0,
+                result.destinations = job.to.map { LeadStore.SyncRun(runID: runID, job: job.name, destination: Status.shown($0), started: Self.iso(Date()), seconds: 0,
                                                                     counts: [:], pending: 0, failures: [], stopped: result.message) }
                 if let store = try? LeadStore(path: configuration.ledger) {
                     try? store.recordSyncRun(result.destinations)
@@ -127,7 +127,7 @@ struct SyncJobRun {
             // Nothing new: the run is recorded, with nothing done.
             let runID = UUID().uuidString.lowercased()
             result.runID = runID
-            result.destinations = job.to.map { LeadStore.SyncRun(runID: runID, job: job.name, destination: $0, started: Self.iso(started), seconds: 0, counts: [:], pending: 0, failures: [], stopped: nil) }
+            result.destinations = job.to.map { LeadStore.SyncRun(runID: runID, job: job.name, destination: Status.shown($0), started: Self.iso(started), seconds: 0, counts: [:], pending: 0, failures: [], stopped: nil) }
             try store.recordSyncRun(result.destinations)
             return
         }

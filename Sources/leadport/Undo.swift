@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPKit
 import LeadEngine
 
 /// `leadport undo RUN_ID`: takes back what a run wrote, where the destination allows it.
@@ -73,6 +74,9 @@ struct Undo: ParsableCommand {
         let wanted = destinations.isEmpty ? recorded : destinations
         for value in wanted {
             let target: DestinationRegistry.Target
+            // Kept with a credential masked (a webhook's query token): what it holds is listed as
+            // not opened, to be given with --to.
+            if destinations.isEmpty && value.contains(Redactor.mask) { continue }
             do { target = try DestinationRegistry.parse(value) } catch let error as RegistryError { throw UndoError(message: error.message) }
             if let remote = try DestinationRegistry.open(target, settings: settings, onRetry: { _ in }) {
                 remotes.append(remote)

@@ -49,6 +49,40 @@ import Testing
         #expect(!keys.contains(((all[12]["headers"] as? [String: String])?["Idempotency-Key"]) ?? ""))
     }
 
+    /// Issue 22 item 6: a hook's URL with a token in its query and a password in its userinfo
+    /// is kept in the ledger's run with both masked, still naming the hook's host and path;
+    /// neither is printed, and undo of the run lists the hook's rows instead of failing on the
+    /// masked value.
+    @Test func aHooksQueryTokenAndPasswordAreKeptMaskedInTheLedgersRun() throws {
+        defer { t.remove() }
+        var parts = URLComponents(url: server.url("/hook"), resolvingAgainstBaseURL: false)!
+        (parts.user, parts.password) = ("zap", "pa55-word-e41c")
+        let hook = "webhook:" + parts.string! + "?campaign=spring&token=tok-9f8e7d-query&X-Api-Key=key-77aa01"
+        let run = try t.run(try t.list("leads.csv", count: 3), to: hook)
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(RemoteImport.count(run.outcomes, "created") == 3)
+        let ledger = t.dir.appendingPathComponent("ledger.db").path
+        let stored = try Leadport.run(program: URL(fileURLWithPath: "/usr/bin/sqlite3"), [ledger, "SELECT destinations FROM leadport_runs"]).stdout
+        let port = server.url("/").port!
+        #expect(stored.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "webhook:http://zap:[redacted]@127.0.0.1:\(port)/hook?campaign=spring&token=[redacted]&X-Api-Key=[redacted]", "\(stored)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: t.dir.path).filter { !$0.hasSuffix(".csv") || $0.hasPrefix("report-") }
+        for secret in ["pa55-word-e41c", "tok-9f8e7d-query", "key-77aa01"] {
+            #expect(!run.result.stdout.contains(secret) && !run.result.stderr.contains(secret), "\(secret) printed")
+            for file in files {
+                let bytes = try Data(contentsOf: t.dir.appendingPathComponent(file))
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) stored in \(file)")
+            }
+        }
+        let runID = try #require(run.result.stderr.split(separator: "\n").lazy.compactMap { line -> String? in
+            guard line.contains("\"run_started\""), let r = line.range(of: "\"run_id\":\"") else { return nil }
+            return String(line[r.upperBound...].prefix { $0 != "\"" })
+        }.first)
+        let undo = try Leadport.run(["undo", runID, "--ledger", ledger, "--dry-run"])
+        #expect(undo.status != 2, "\(undo.stderr)")
+        #expect(!undo.stdout.contains("tok-9f8e7d-query") && !undo.stderr.contains("tok-9f8e7d-query"))
+    }
+
     /// A hook whose URL is shown whole (nothing in it is a secret) is named by it in the events
     /// and the report, not `webhook:[redacted]`.
     @Test func aHookWithoutASecretPathIsNamedInFull() throws {
