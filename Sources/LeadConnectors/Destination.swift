@@ -37,13 +37,30 @@ public struct DestinationCapabilities: Sendable, Equatable {
 /// One row's answer from a destination: what it calls the record, and the record's version
 /// as written where the API has one (Google's etag), which the ledger keeps.
 public enum DeliveryResult: Sendable, Equatable {
-    case created(remoteID: String, version: String? = nil)
-    case updated(remoteID: String, version: String? = nil)
+    /// `unwritten`: the fields the destination refused, which the record was written without,
+    /// each with the destination's reason (`hs_lead_status not written: HOT is not an option`),
+    /// for the row's report (issue 22 item 4).
+    case created(remoteID: String, version: String? = nil, unwritten: String? = nil)
+    case updated(remoteID: String, version: String? = nil, unwritten: String? = nil)
     /// The destination refused this row; the reason is for the report.
     case rejected(reason: String)
     /// The row could not be delivered (no answer, or the destination kept failing); a rerun
     /// tries it again.
     case failed(reason: String)
+}
+
+extension DeliveryResult {
+    /// A created or updated record with `unwritten` (fields the destination refused, each with
+    /// its reason) for its report; any other result as it is.
+    public func noting(_ unwritten: [String]) -> DeliveryResult {
+        guard !unwritten.isEmpty else { return self }
+        let note = unwritten.joined(separator: "; ")
+        switch self {
+        case .created(let id, let version, _): return .created(remoteID: id, version: version, unwritten: note)
+        case .updated(let id, let version, _): return .updated(remoteID: id, version: version, unwritten: note)
+        default: return self
+        }
+    }
 }
 
 /// A batch's answer: one result per row, in order, or a failure of the whole batch.

@@ -52,7 +52,7 @@ public final class WebhookDestination: Destination {
                 let key = Self.idempotencyKey(lead, hook: ledgerName)
                 let result = try webhook.send(Data(Self.document(lead, campaign: campaign, idempotencyKey: key).utf8), idempotencyKey: key)
                 // The receiver accepts a document either way; the ledger knows it was a change.
-                if lead.action == .update, case .created(let id, _) = result { return .updated(remoteID: id) }
+                if lead.action == .update, case .created(let id, _, _) = result { return .updated(remoteID: id) }
                 return result
             })
         } catch HTTPTransportError.unreachable(_, let reason) {

@@ -31,9 +31,13 @@ public struct DestinationPolicy: Sendable, Equatable {
     /// The destination's own section, beyond `mode` and `update`, as written (keys unchecked:
     /// each destination checks its own in `configure`).
     public var options: [String: PolicyOption]
+    /// `--strict-fields`: a record with a field the destination refuses (an option its schema
+    /// lacks, a malformed value) is rejected whole, as before issue 22; otherwise it is written
+    /// without the refused fields, which its report names with the destination's reason.
+    public var strictFields = false
 
-    public init(mode: DeliveryMode = .upsert, update: [String: FieldPolicy] = [:], options: [String: PolicyOption] = [:]) {
-        (self.mode, self.update, self.options) = (mode, update, options)
+    public init(mode: DeliveryMode = .upsert, update: [String: FieldPolicy] = [:], options: [String: PolicyOption] = [:], strictFields: Bool = false) {
+        (self.mode, self.update, self.options, self.strictFields) = (mode, update, options, strictFields)
     }
 
     /// The policy of `field` (a `LeadField` raw value, or `tags`).

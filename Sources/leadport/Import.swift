@@ -69,6 +69,9 @@ struct Import: ParsableCommand {
     @Option(help: ArgumentHelp("With --enrich: requests in flight at once (each paced by the endpoint's rate-limit headers).", valueName: "n"))
     var concurrency: Int?
 
+    @Flag(help: "Reject a row whole when a CRM refuses one of its fields (an option its schema lacks, a malformed value); by default the record is written without that field, and the row's report names it with the CRM's reason.")
+    var strictFields = false
+
     @Flag(help: "Show what would be created, updated, left unchanged or rejected, and on stdout each field that would change, old → new (read from the destination); write nothing.")
     var dryRun = false
 
@@ -233,6 +236,7 @@ struct Import: ParsableCommand {
         }
         options.dateOrder = dateOrder
         options.dryRun = dryRun || plan != nil
+        options.strictFields = strictFields
         options.afterCommit = afterCommit
         if let enrich {
             options.enrichment = try EnrichmentOptions.open(spec: enrich, model: model, noCache: noCache, concurrency: concurrency ?? 4, dryRun: options.dryRun, reporter: reporter)

@@ -89,7 +89,12 @@ import Testing
     @Test func aValidationMessagesEmbeddedJSONNamesThePropertiesEvenWithTextAfterIt() {
         let message = #"Property values were not valid: [{"isValid":false,"message":"Email address x@ is invalid","error":"INVALID_EMAIL","name":"email"}] (credential: [redacted])"#
         let rejection = HubSpotAPI.rejection(status: 400, category: "VALIDATION_ERROR", message: message)
-        #expect(rejection == HubSpotRejection(status: 400, category: "VALIDATION_ERROR", property: "email", code: "INVALID_EMAIL", message: "Email address x@ is invalid"))
+        #expect(rejection == HubSpotRejection(status: 400, category: "VALIDATION_ERROR", property: "email", code: "INVALID_EMAIL", message: "Email address x@ is invalid",
+                                              problems: [.init(property: "email", code: "INVALID_EMAIL", message: "Email address x@ is invalid")]))
+        // Refused for the property it is keyed by, the record is refused whole; for another, only that property.
+        let payload = HubSpotContactPayload(properties: ["email": "x@", "firstname": "Ann"])
+        #expect(rejection.refusedFields(of: payload, keys: ["email"]) == nil)
+        #expect(rejection.refusedFields(of: payload, keys: [])?.map(\.property) == ["email"])
         #expect(rejection.description == "email: Email address x@ is invalid (INVALID_EMAIL)")
         let plain = HubSpotAPI.rejection(status: 400, category: "VALIDATION_ERROR", message: "At least one of email, firstname or lastname is required")
         #expect(plain.property == nil && plain.description == "At least one of email, firstname or lastname is required (VALIDATION_ERROR)")

@@ -159,6 +159,27 @@ import Testing
         #expect(rerun.outcomes[4]?[0] == "created" && RemoteImport.count(rerun.outcomes, "unchanged") == 9)
     }
 
+    /// Issue 22 item 4: Follow Up Boss refusing one field of a person (`Invalid phone: …`) costs
+    /// only that field: the person is sent again without it, the row stays created, and its
+    /// reason names the field and Follow Up Boss's words. `--strict-fields` rejects it whole.
+    @Test func aRefusedFieldIsLeftOutAndNamedNotThePerson() throws {
+        defer { t.remove() }
+        try control("faults", #"{"reject":[{"phone":"+16175550003","errorMessage":"Invalid phone: +16175550003"}]}"#)
+        let run = try t.run(try t.list("leads.csv", count: 5), to: "followupboss", environment: environment())
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(RemoteImport.count(run.outcomes, "created") == 5, "\(run.outcomes)")
+        let reason = run.outcomes[4]?[1] ?? ""
+        #expect(reason.hasPrefix("phone not written: ") && reason.contains("Invalid phone: +16175550003"), "\(reason)")
+        let three = try #require(try people().first { ($0["emails"] as? [[String: Any]])?.first?["value"] as? String == "person3@example.com" })
+        #expect((three["phones"] as? [[String: Any]] ?? []).isEmpty)
+        #expect(try people().count == 5)
+
+        let strict = try t.run(try t.list("more.csv", count: 5) { k, cells in cells[1] = "other\(k)@example.com" }, to: "followupboss",
+                               extra: ["--strict-fields"], environment: environment(), ledger: "strict.db")
+        #expect(strict.result.status == 3, "\(strict.result.stderr)")
+        #expect(strict.outcomes[4]?[0] == "rejected" && (strict.outcomes[4]?[1] ?? "").contains("Invalid phone"), "\(strict.outcomes)")
+    }
+
     /// Issue 13 item 8: 204 (the source's lead flow is archived) is a skip with that reason; the
     /// engine has no "skipped" answer, so the row is rejected, not recorded, and sent again later.
     @Test func anArchivedSourceIsRejectedWithThatReason() throws {

@@ -170,12 +170,13 @@ import Testing
 
     // MARK: Refusals and limits
 
+    /// With `--strict-fields`, a contact Google refuses a field of is rejected whole.
     @Test func aBatchWithOneBadContactRejectsThatRowAloneWithGooglesReasonAndNoEchoedToken() throws {
         defer { t.remove() }
         try control("/_double/config", ["echo_credentials_in_errors": true])
         try control("/_double/faults", ["invalid_values": ["bad@example.com"]])
         let list = try t.list("leads.csv", count: 30) { k, cells in if k == 7 { cells[1] = "bad@example.com" } }
-        let run = try run(list)
+        let run = try run(list, extra: ["--strict-fields"])
         #expect(run.result.status == 3, "\(run.result.stderr)")
         #expect(run.outcomes[8]?[0] == "rejected")
         #expect(run.outcomes[8]?[1].contains("emailAddresses[0].value") == true, "\(run.outcomes[8] ?? [])")
@@ -189,6 +190,28 @@ import Testing
         let rerun = try self.run(list)
         #expect(rerun.result.status == 0)
         #expect(RemoteImport.count(rerun.outcomes, "created") == 1 && RemoteImport.count(rerun.outcomes, "unchanged") == 29)
+    }
+
+    /// Issue 22 item 4: Google refusing one field of a contact (a value it finds invalid) costs
+    /// only that field, at a create and at an update: the contact is written without it, its
+    /// row stays created or updated, and its reason names the field and Google's words.
+    @Test func aFieldGoogleRefusesIsLeftOutAndNamedNotTheContact() throws {
+        defer { t.remove() }
+        try control("/_double/faults", ["invalid_values": ["+16175550003"]])
+        let run = try run(try t.list("leads.csv", count: 5))
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(RemoteImport.count(run.outcomes, "created") == 5, "\(run.outcomes)")
+        let reason = run.outcomes[4]?[1] ?? ""
+        #expect(reason.hasPrefix("phoneNumbers not written: phoneNumbers[0].value"), "\(reason)")
+        let three = try #require(Self.contact(try contacts(), email: "person3@example.com"))
+        #expect(Self.values(three, "phoneNumbers").isEmpty && Self.values(three, "names", "familyName") == ["Lee"])
+        // An update refused for a field likewise.
+        let edited = try t.list("leads.csv", count: 5) { k, cells in if k == 2 { (cells[0], cells[2]) = ("Penny Lee", "617-555-0003") } }
+        let update = try self.run(edited)
+        #expect(update.result.status == 0, "\(update.result.stderr)")
+        #expect(update.outcomes[3]?[0] == "updated" && (update.outcomes[3]?[1] ?? "").hasPrefix("phoneNumbers not written"), "\(update.outcomes)")
+        let two = try #require(Self.contact(try contacts(), email: "person2@example.com"))
+        #expect(Self.values(two, "names", "givenName") == ["Penny"])
     }
 
     @Test func a429WithRetryAfterIsWaitedOutAndAQuota429BacksOff() throws {

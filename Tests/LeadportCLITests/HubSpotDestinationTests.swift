@@ -114,29 +114,39 @@ import Testing
         #expect(try contacts().first { $0.properties["email"] == "person4@example.com" }?.properties["phone"] == "+16175550999")
     }
 
-    /// HubSpot answers a batch with one bad input 207: the other rows are written, and the bad
-    /// one is rejected with HubSpot's reason naming the property (exit 3).
-    @Test func aBatchWithOneBadRowRejectsOnlyThatRowNamingTheProperty() throws {
+    /// Issue 22 item 4: HubSpot answers a batch 207 refusing one property of one input (an
+    /// option `hs_lead_status` lacks). The contact is written without that property: its row
+    /// stays created, and its report and row event name the property and HubSpot's reason.
+    /// FLYR's `hot` is one of HubSpot's default options now (`IN_PROGRESS`). `--strict-fields`
+    /// rejects such a row whole, as before (exit 3).
+    @Test func aPropertyHubSpotRefusesIsLeftOutAndNamedNotTheWholeContact() throws {
         defer { t.remove() }
-        let list = try csv("status.csv", ["Name,Email,Lead Status",
-                                          "Ann Lee,ann@example.com,New",
-                                          "Bo Park,bo@example.com,In progress",
-                                          "Cy Diaz,cy@example.com,Hot",
-                                          "Di Fox,di@example.com,Connected"])
+        let list = try csv("status.csv", ["Name,Email,Lead Status,Phone",
+                                          "Ann Lee,ann@example.com,New,",
+                                          "Bo Park,bo@example.com,hot,",
+                                          "Cy Diaz,cy@example.com,Someday,617-555-0123",
+                                          "Di Fox,di@example.com,Connected,"])
         let run = try run(list)
-        #expect(run.result.status == 3, "\(run.result.stderr)")
-        #expect(RemoteImport.count(run.outcomes, "created") == 3)
-        let bad = try #require(run.outcomes[4])
-        #expect(bad[0] == "rejected")
-        #expect(bad[1].hasPrefix("hs_lead_status: ") && bad[1].contains("INVALID_OPTION") && bad[1].contains("HOT"), "\(bad[1])")
-        #expect(try contacts().map { $0.properties["hs_lead_status"] ?? "" }.sorted() == ["CONNECTED", "IN_PROGRESS", "NEW"])
-        #expect(events(run.result.stderr, "batch").first?["status"] as? String == "partial")
-        // Fixed, the row goes in and nothing else is sent again.
-        let fixed = try csv("status.csv", ["Name,Email,Lead Status", "Ann Lee,ann@example.com,New", "Bo Park,bo@example.com,In progress",
-                                           "Cy Diaz,cy@example.com,Open", "Di Fox,di@example.com,Connected"])
-        let again = try self.run(fixed)
-        #expect(again.result.status == 0, "\(again.result.stderr)")
-        #expect(again.outcomes[4]?[0] == "created" && RemoteImport.count(again.outcomes, "unchanged") == 3)
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(RemoteImport.count(run.outcomes, "created") == 4, "\(run.outcomes)")
+        let cy = try #require(run.outcomes[4])
+        #expect(cy[1].hasPrefix("hs_lead_status not written: SOMEDAY") && cy[1].contains("(INVALID_OPTION)"), "\(cy[1])")
+        #expect(run.outcomes[3]?[1] == "", "nothing refused of Bo's")
+        let written = try contacts()
+        #expect(written.map { $0.properties["hs_lead_status"] ?? "" }.sorted() == ["", "CONNECTED", "IN_PROGRESS", "NEW"])
+        #expect(written.first { $0.properties["email"] == "cy@example.com" }?.properties["phone"] == "+16175550123")
+        let row = events(run.result.stderr, "row").first { ($0["row"] as? Int) == 4 }
+        #expect(row?["outcome"] as? String == "created" && (row?["reason"] as? String)?.hasPrefix("hs_lead_status not written") == true, "\(String(describing: row))")
+        #expect(events(run.result.stderr, "batch").first?["status"] as? String == "ok")
+
+        let strictList = try csv("strict.csv", ["Name,Email,Lead Status", "Ed Gray,ed@example.com,Someday", "Flo Hart,flo@example.com,warm"])
+        let strict = try t.run(strictList, to: "hubspot", campaign: nil, user: nil, extra: ["--strict-fields"], environment: environment(), ledger: "strict.db")
+        #expect(strict.result.status == 3, "\(strict.result.stderr)")
+        let ed = try #require(strict.outcomes[2])
+        #expect(ed[0] == "rejected" && ed[1].hasPrefix("hs_lead_status: ") && ed[1].contains("INVALID_OPTION"), "\(ed)")
+        #expect(strict.outcomes[3]?[0] == "created")
+        #expect(try contacts().contains { $0.properties["email"] == "flo@example.com" && $0.properties["hs_lead_status"] == "OPEN" })
+        #expect(try !contacts().contains { $0.properties["email"] == "ed@example.com" })
     }
 
     @Test func a429WithRetryAfterIsWaitedOutAndNothingIsWrittenTwice() throws {

@@ -109,34 +109,78 @@ public final class FollowUpBossDestination: Destination {
     }
 
     /// One lead's write: a PUT for a lead the ledger knows (an event again when Follow Up Boss
-    /// no longer has that person: deleted, or merged into another), else an event.
+    /// no longer has that person: deleted, or merged into another), else an event. A refusal
+    /// naming one field of the person (`Invalid phone: …`) is sent again without that field,
+    /// and the field named in the row's reason (issue 22 item 4), unless `--strict-fields`.
     func deliver(_ lead: OutboundLead, campaign: String?) throws -> DeliveryResult {
+        var left: [String] = []
+        var unwritten: [String] = []
+        // What prepare read of the person, for the field policies of every attempt.
+        let held = lead.action == .update ? lead.contactID.flatMap(Int.init).flatMap(takeRead) : nil
+        while true {
+            let result = try deliver(lead, campaign: campaign, over: held, without: left)
+            guard case .rejected = result.outcome, let error = result.refusal, !policy.strictFields, left.count < 3,
+                  case .rejected(let field?) = error.kind, !left.contains(field) else {
+                return result.outcome.noting(unwritten)
+            }
+            var person = mapping.person(lead.lead, campaign: campaign)
+            guard Self.leaveOut(field, of: &person) else { return result.outcome.noting(unwritten) }
+            left.append(field)
+            unwritten.append("\(field) not written: \(error.message)")
+        }
+    }
+
+    /// `person` without the lead field `field`; false when leaving it out is not possible: the
+    /// email (what Follow Up Boss matches people by, as HubSpot's upserts are keyed by it), a
+    /// phone that is all a person has to be matched by, or no such field.
+    static func leaveOut(_ field: String, of person: inout FollowUpBossPersonPayload) -> Bool {
+        switch field {
+        case "phone" where !person.emails.isEmpty: person.phones = []
+        case "first_name": person.firstName = nil
+        case "last_name": person.lastName = nil
+        case "address": person.addresses = []
+        case "tags": person.tags = []
+        case let custom where custom.hasPrefix("custom") && person.customFields[custom] != nil: person.customFields[custom] = nil
+        default: return false
+        }
+        return true
+    }
+
+    private func deliver(_ lead: OutboundLead, campaign: String?, over held: FollowUpBossPerson?,
+                         without left: [String]) throws -> (outcome: DeliveryResult, refusal: FollowUpBossError?) {
+        func trimmed(_ person: FollowUpBossPersonPayload) -> FollowUpBossPersonPayload {
+            var person = person
+            for field in left { _ = Self.leaveOut(field, of: &person) }
+            return person
+        }
         if lead.action == .update, let id = lead.contactID.flatMap(Int.init) {
-            let person = updating(mapping.person(lead.lead, campaign: campaign), over: takeRead(id))
+            let person = trimmed(updating(mapping.person(lead.lead, campaign: campaign), over: held))
             // The policies kept every field from this update: nothing to send.
-            if person == FollowUpBossPersonPayload() { return .updated(remoteID: String(id)) }
+            if person == FollowUpBossPersonPayload() { return (.updated(remoteID: String(id)), nil) }
             switch try api.update(personID: id, with: person, mergeTags: true) {
-            case .updated(let person): return .updated(remoteID: String(person.id))
-            case .rejected(let error): return .rejected(reason: error.message)
+            case .updated(let person): return (.updated(remoteID: String(person.id)), nil)
+            case .rejected(let error): return (.rejected(reason: error.message), error)
             case .notFound: break
-            case let other: return .failed(reason: "Follow Up Boss answered the update of person \(id) with \(other)")
+            case let other: return (.failed(reason: "Follow Up Boss answered the update of person \(id) with \(other)"), nil)
             }
         }
-        switch try api.send(mapping.event(lead.lead, system: api.config.system, campaign: campaign)) {
+        var event = mapping.event(lead.lead, system: api.config.system, campaign: campaign)
+        event.person = trimmed(event.person)
+        switch try api.send(event) {
         case .created(let person):
-            return .created(remoteID: String(person.id))
+            return (.created(remoteID: String(person.id)), nil)
         case .matched(let person):
             // Follow Up Boss had this person (same email, or phone and name) and added what
             // was new: an update, whatever the ledger knew.
-            return .updated(remoteID: String(person.id))
+            return (.updated(remoteID: String(person.id)), nil)
         case .skipped(let reason):
             // The engine's answers have no "skipped": a rejection, so that it is reported with
             // the reason and not recorded; once the lead flow is restored, a rerun sends it.
-            return .rejected(reason: "skipped: " + reason)
+            return (.rejected(reason: "skipped: " + reason), nil)
         case .rejected(let error):
-            return .rejected(reason: error.message)
+            return (.rejected(reason: error.message), error)
         case let other:
-            return .failed(reason: "Follow Up Boss answered the event with \(other)")
+            return (.failed(reason: "Follow Up Boss answered the event with \(other)"), nil)
         }
     }
 

@@ -18,22 +18,31 @@ extension GoogleContactsDestination {
             let creating = leads.indices.filter { k in
                 leads[k].action == .create || leads[k].contactID.map { seen[$0]?.gone ?? false } ?? true
             }
+            // Fields Google refused alone: the contact is sent again without them (issue 22 item 4).
+            var unwritten: [Int: [String]] = [:]
             if !creating.isEmpty {
                 let groups = label.map { [Self.myContacts, $0] } ?? []
-                let created = try api.batchCreateContacts(creating.map { Self.person(leads[$0], groups: groups) })
-                for (k, result) in zip(creating, created) {
-                    switch result {
-                    case .created(let resourceName, let etag):
-                        results[k] = leads[k].action == .update ? .updated(remoteID: resourceName, version: etag) : .created(remoteID: resourceName, version: etag)
-                    case .rejected(let reason):
-                        results[k] = .rejected(reason: reason)
+                var people = Dictionary(uniqueKeysWithValues: creating.map { ($0, Self.person(leads[$0], groups: groups)) })
+                var pending = creating
+                for round in 0..<3 where !pending.isEmpty {
+                    let created = try api.batchCreateContacts(pending.map { people[$0]! })
+                    var again: [Int] = []
+                    for (k, result) in zip(pending, created) {
+                        switch result {
+                        case .created(let resourceName, let etag):
+                            results[k] = leads[k].action == .update ? .updated(remoteID: resourceName, version: etag) : .created(remoteID: resourceName, version: etag)
+                        case .rejected(let reason):
+                            if round < 2, leaveOut(refusedIn: reason, of: &people[k]!, noting: &unwritten[k, default: []]) { again.append(k) } else { results[k] = .rejected(reason: reason) }
+                        }
                     }
+                    pending = again
                 }
+                for (k, notes) in unwritten { results[k] = results[k]?.noting(notes) }
             }
             let updating = leads.indices.filter { results[$0] == nil && leads[$0].contactID != nil }
             for (k, result) in zip(updating, try update(updating.map { leads[$0] }, seen: seen)) { results[k] = result }
             let unlabelled = updating.compactMap { k -> String? in
-                guard case .updated(let name, _)? = results[k], let label, !(seen[name]?.labels.contains(label) ?? false) else { return nil }
+                guard case .updated(let name, _, _)? = results[k], let label, !(seen[name]?.labels.contains(label) ?? false) else { return nil }
                 return name
             }
             if let label, !unlabelled.isEmpty { _ = try api.addMembers(unlabelled, to: label) }
@@ -61,7 +70,19 @@ extension GoogleContactsDestination {
                 guard let name = updates[k]?.resourceName else { continue }
                 switch answers[name] {
                 case .updated(let etag)?: results[k] = .updated(remoteID: name, version: etag)
-                case .rejected(let reason)?: results[k] = .rejected(reason: reason)
+                case .rejected(let reason)?:
+                    var person = updates[k]!.person
+                    var notes: [String] = []
+                    results[k] = .rejected(reason: reason)
+                    guard leaveOut(refusedIn: reason, of: &person, noting: &notes) else { break }
+                    // Sent alone, with a mask of what it still holds (a field in the mask that
+                    // the person leaves out would be cleared).
+                    do {
+                        let written = try api.updateContact(name, with: person, etag: nil, fields: person.fieldMask)
+                        results[k] = DeliveryResult.updated(remoteID: name, version: written.etag).noting(notes)
+                    } catch let error as GoogleContactsError where error.disposition == .rowRejected {
+                        results[k] = .rejected(reason: error.message)
+                    }
                 case .gone?: results[k] = .failed(reason: "\(name) was deleted in Google Contacts while LeadPort updated it; the next run creates it again")
                 case .conflict?: results[k] = .failed(reason: "\(name) kept changing while LeadPort updated it; the next run tries again")
                 case nil: results[k] = .failed(reason: "Google did not answer for \(name)")
@@ -69,6 +90,26 @@ extension GoogleContactsDestination {
             }
         }
         return results.map { $0 ?? .failed(reason: "not sent") }
+    }
+
+    /// Takes out of `person` the field a refusal's reason names (`phoneNumbers[0].value: …`),
+    /// noting it, when Google refused only that field and `--strict-fields` is not given; false
+    /// otherwise (no field named, or one LeadPort needs: its import key, the labels).
+    func leaveOut(refusedIn reason: String, of person: inout GooglePerson, noting notes: inout [String]) -> Bool {
+        guard !policy.strictFields, let field = reason.split(separator: ":").first.map({ String($0.prefix { $0.isLetter }) }) else { return false }
+        switch field {
+        case "names": person.names = nil
+        case "nicknames": person.nicknames = nil
+        case "emailAddresses": person.emailAddresses = nil
+        case "phoneNumbers": person.phoneNumbers = nil
+        case "addresses": person.addresses = nil
+        case "organizations": person.organizations = nil
+        case "biographies": person.biographies = nil
+        case "userDefined": person.userDefined = nil
+        default: return false
+        }
+        notes.append("\(field) not written: \(reason)")
+        return true
     }
 
     /// The label (contact group) named `name`, found or created once a run.

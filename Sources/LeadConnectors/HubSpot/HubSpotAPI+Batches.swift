@@ -232,8 +232,12 @@ extension HubSpotAPI {
         let names = problems.compactMap { $0["name"] as? String }
         let codes = problems.compactMap { $0["error"] as? String }
         let texts = problems.map { ($0["message"] as? String) ?? ($0["error"] as? String) ?? "invalid" }
+        let named = problems.compactMap { p in
+            (p["name"] as? String).map { HubSpotRejection.Problem(property: $0, code: p["error"] as? String, message: (p["message"] as? String) ?? (p["error"] as? String) ?? "invalid") }
+        }
         return HubSpotRejection(status: status, category: category, property: names.isEmpty ? nil : names.joined(separator: ", "),
-                                code: codes.isEmpty ? nil : codes.joined(separator: ", "), message: texts.joined(separator: "; "))
+                                code: codes.isEmpty ? nil : codes.joined(separator: ", "), message: texts.joined(separator: "; "),
+                                problems: named.count == problems.count ? named : [])
     }
 
     /// A whole request refused for a cause that is not one input's.

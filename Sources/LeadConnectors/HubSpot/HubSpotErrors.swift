@@ -34,9 +34,29 @@ public struct HubSpotRejection: Sendable, Equatable, CustomStringConvertible {
     public var code: String?
     /// HubSpot's message, secrets taken out.
     public var message: String
+    /// Each property the `VALIDATION_ERROR` named, with its own code and message.
+    public var problems: [Problem] = []
 
-    public init(status: Int, category: String? = nil, property: String? = nil, code: String? = nil, message: String) {
-        (self.status, self.category, self.property, self.code, self.message) = (status, category, property, code, message)
+    /// One property's refusal: `hs_lead_status`, `INVALID_OPTION`, `HOT was not one of the allowed options: […]`.
+    public struct Problem: Sendable, Equatable {
+        public var property: String
+        public var code: String?
+        public var message: String
+
+        public init(property: String, code: String?, message: String) { (self.property, self.code, self.message) = (property, code, message) }
+    }
+
+    public init(status: Int, category: String? = nil, property: String? = nil, code: String? = nil, message: String, problems: [Problem] = []) {
+        (self.status, self.category, self.property, self.code, self.message, self.problems) = (status, category, property, code, message, problems)
+    }
+
+    /// The properties of `payload` to send it without, when nothing but them was refused (a
+    /// `VALIDATION_ERROR` naming only properties the payload holds, none of them in `keys`, the
+    /// properties the write is keyed by); nil when the record as a whole was refused.
+    public func refusedFields(of payload: HubSpotContactPayload, keys: Set<String>) -> [Problem]? {
+        guard category == "VALIDATION_ERROR", !problems.isEmpty,
+              problems.allSatisfy({ payload[$0.property] != nil && !keys.contains($0.property) }) else { return nil }
+        return problems
     }
 
     /// The reason as a report shows it: `email: Email address x@ is invalid (INVALID_EMAIL)`.

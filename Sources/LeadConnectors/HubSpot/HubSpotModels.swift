@@ -82,7 +82,7 @@ extension HubSpotContactPayload {
     /// | `address` | delivery line (`123 N MAIN ST APT 4`) |
     /// | `city`, `state`, `zip`, `country` | the address's parts (`zip` with its +4 when known) |
     /// | `company` | company |
-    /// | `hs_lead_status` | status, as HubSpot's internal value (`In progress` → `IN_PROGRESS`) |
+    /// | `hs_lead_status` | status, as one of HubSpot's default options (`hot` → `IN_PROGRESS`: `leadStatus`), else its internal value (`In progress` → `IN_PROGRESS`) |
     /// | `lifecyclestage` | `mapping.lifecycleStage` |
     /// | `mapping.notesProperty` | notes |
     /// | each of `mapping.customProperties` | the named column's cell |
@@ -104,7 +104,7 @@ extension HubSpotContactPayload {
         self["state"] = address.state
         self["zip"] = address.postalCode.map { code in address.zip4.map { code + "-" + $0 } ?? code }
         self["country"] = address.country
-        self["hs_lead_status"] = lead.status.map(Self.enumerationValue)
+        self["hs_lead_status"] = lead.status.map(Self.leadStatus)
         self["lifecyclestage"] = mapping.lifecycleStage
         if let notes = mapping.notesProperty { self[notes] = lead.notes }
         for (property, header) in mapping.customProperties {

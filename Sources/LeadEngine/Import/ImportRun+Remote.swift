@@ -245,10 +245,10 @@ extension ImportRun {
                 batch[k].outcome = .unchanged
                 batch[k].reason = "already at the destination"
                 batch[k].remoteID = lead.remoteID
-            case .created(let id, let v)?:
-                (batch[k].outcome, batch[k].remoteID, version) = (.created, id, v)
-            case .updated(let id, let v)?:
-                (batch[k].outcome, batch[k].remoteID, version) = (.updated, id, v)
+            case .created(let id, let v, let unwritten)?:
+                (batch[k].outcome, batch[k].remoteID, version, batch[k].reason) = (.created, id, v, unwritten)
+            case .updated(let id, let v, let unwritten)?:
+                (batch[k].outcome, batch[k].remoteID, version, batch[k].reason) = (.updated, id, v, unwritten)
             case .rejected(let reason)?:
                 (batch[k].outcome, batch[k].reason, batch[k].stage) = (.rejected, reason, .destination)
                 continue

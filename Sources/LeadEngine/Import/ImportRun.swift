@@ -77,8 +77,9 @@ public final class ImportRun: @unchecked Sendable {
 
         /// Gives the destination its part of `mapping` (`Destination.configure`), and takes its
         /// hasher again, since what it sends may have changed with its options.
-        func configure(_ mapping: Mapping) throws {
+        func configure(_ mapping: Mapping, strictFields: Bool) throws {
             policy = mapping.policy(for: destination.kind)
+            policy.strictFields = strictFields
             try destination.configure(policy)
             hasher = destination.contentHasher
         }
@@ -164,7 +165,7 @@ public final class ImportRun: @unchecked Sendable {
         embedded?.open(store, target: target, dryRun: options.dryRun)
         // Every file is read with the same mapping (or none): its policies hold for the run.
         let mapping = options.mapping ?? plans.first?.mapping ?? Mapping()
-        for lane in lanes { try lane.configure(mapping) }
+        for lane in lanes { try lane.configure(mapping, strictFields: options.strictFields) }
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files, destinations: options.destinationValues) }
         // Emitted by the delivery thread before its first row, once the count is in.
         let runStarted: @Sendable () throws -> Int? = { [self, plans] in

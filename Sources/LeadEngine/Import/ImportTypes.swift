@@ -101,6 +101,8 @@ public struct ImportOptions: @unchecked Sendable {
     public var region: String?
     public var dateOrder: DateOrder?
     public var dryRun = false
+    /// `--strict-fields`: a row with a field a CRM refuses is rejected whole (`DestinationPolicy.strictFields`).
+    public var strictFields = false
     /// Do-not-contact lists: a lead on one is skipped (`excluded (LIST)`) and sent nowhere.
     public var exclusions: [ExclusionList] = []
     /// The LLM stage between the rules and the destinations (`--enrich`): each row's answers
