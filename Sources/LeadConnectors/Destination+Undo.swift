@@ -6,7 +6,8 @@ public struct UndoItem: Sendable {
     public var remoteID: String
     /// Made by the run (removed by the undo); otherwise updated by it (`before` given back).
     public var created: Bool
-    /// A created record's version as written (an etag, or `FlyrVersion`'s hash).
+    /// The record's version as the run wrote it (an etag, or `FlyrVersion`'s hash), when the
+    /// destination keeps one.
     public var version: String?
     /// An update's fields as they were, and as it wrote them (the destination's field names).
     public var before: [String: String]

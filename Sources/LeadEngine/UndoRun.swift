@@ -58,7 +58,7 @@ public final class UndoRun {
                 if u.lastRun != run {
                     records.append(Record(key: u.key, remoteID: u.remoteID, created: false, result: .changedSince("updated since by run \(u.lastRun): undo that run first")))
                 } else {
-                    items.append(UndoItem(key: u.key, remoteID: u.remoteID, created: false, version: nil, before: u.before, after: u.after))
+                    items.append(UndoItem(key: u.key, remoteID: u.remoteID, created: false, version: u.version, before: u.before, after: u.after))
                 }
             }
             let results: [UndoResult]

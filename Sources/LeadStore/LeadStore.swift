@@ -280,8 +280,10 @@ public final class LeadStore: @unchecked Sendable {
         /// run updated it).
         public var created: [(key: String, remoteID: String, version: String?, lastRun: String)] = []
         /// The records it updated: key, remote id, the fields before and as written, the hash
-        /// the ledger had before, and the run that wrote the record last.
-        public var updated: [(key: String, remoteID: String, before: [String: String], after: [String: String], previousHash: String?, lastRun: String)] = []
+        /// the ledger had before, the run that wrote the record last, and the version it wrote
+        /// (an etag) when that run is this one.
+        public var updated: [(key: String, remoteID: String, before: [String: String], after: [String: String], previousHash: String?, lastRun: String,
+                              version: String?)] = []
     }
 
     /// A run's creates and updates, by ledger destination.
@@ -292,13 +294,14 @@ public final class LeadStore: @unchecked Sendable {
                 byDestination[row["destination"], default: RunChanges()].created.append((row["dedupe_key"], row["remote_id"], row["remote_version"], row["run_id"]))
             }
             for row in try Row.fetchAll(db, sql: """
-                SELECT h.destination, h.dedupe_key, h.remote_id, h.before, h.after, h.previous_hash, l.run_id FROM leadport_history h
+                SELECT h.destination, h.dedupe_key, h.remote_id, h.before, h.after, h.previous_hash, l.run_id, l.remote_version FROM leadport_history h
                 JOIN leadport_ledger l ON l.destination = h.destination AND l.dedupe_key = h.dedupe_key WHERE h.run_id = ?
                 """, arguments: [run]) {
                 func fields(_ text: String?) -> [String: String] {
                     (text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: String]) ?? [:]
                 }
-                byDestination[row["destination"], default: RunChanges()].updated.append((row["dedupe_key"], row["remote_id"], fields(row["before"]), fields(row["after"]), row["previous_hash"], row["run_id"]))
+                byDestination[row["destination"], default: RunChanges()].updated.append((row["dedupe_key"], row["remote_id"], fields(row["before"]), fields(row["after"]), row["previous_hash"], row["run_id"],
+                                                                                   row["remote_version"]))
             }
             return byDestination
         }

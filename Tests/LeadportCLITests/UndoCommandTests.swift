@@ -19,7 +19,8 @@ import Testing
     func importRun(_ rows: [String], to destination: String, extra: [String] = [], environment: [String: String] = [:]) throws -> String {
         try ("Name,Email,Phone\n" + rows.joined(separator: "\n") + "\n").write(toFile: path("leads.csv"), atomically: true, encoding: .utf8)
         // Rows into a FLYR database on a server belong to its test user.
-        let user = destination.hasPrefix("sqlite:") || destination.hasPrefix("webhook:") || destination == "hubspot" ? [] : ["--user", TestPostgres.user]
+        let crms: Set<String> = ["hubspot", "followupboss", "google-contacts"]
+        let user = destination.hasPrefix("sqlite:") || destination.hasPrefix("webhook:") || crms.contains(destination) ? [] : ["--user", TestPostgres.user]
         let result = try Leadport.run(["import", path("leads.csv"), "--to", destination, "--ledger", path("ledger.db"), "--progress", "jsonl"] + user + extra, in: dir, environment: environment)
         #expect(result.status == 0, "\(result.stderr.suffix(500))")
         let started = result.stderr.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.first { $0["event"] as? String == "run_started" }
@@ -137,6 +138,78 @@ import Testing
         #expect(left == ["ann@example.com +16175550101", "cy@example.com +16175550000"], "\(left)")
         let archived = (try double.control("/_double/state")["archived"] as? [[String: Any]] ?? []).count
         #expect(archived == 2)
+    }
+
+    static let third = ["Ann Lee,ann@example.com,6175550199", "Bo Diaz,bo@example.com,6175550177", "Cy Young,cy@example.com,6175550103", "Dee Dee,dee@example.com,6175550104"]
+
+    /// Issue 22 item 5, at a CRM: run B updates Ann's phone and creates Dee, run C updates Bo's
+    /// phone, which a person then changes (`edit`). Undoing C leaves Bo alone (changed since);
+    /// undoing B gives Ann her first phone back. Returns the records of B's undo.
+    func givesUpdatesBack(to destination: String, environment: [String: String], phone: (String) throws -> String?, edit: () throws -> Void) throws -> [String: [String: Any]] {
+        _ = try importRun(Self.first, to: destination, environment: environment)
+        let b = try importRun(Self.second, to: destination, environment: environment)
+        let c = try importRun(Self.third, to: destination, environment: environment)
+        #expect(try phone("ann@example.com") == "+16175550199" && phone("bo@example.com") == "+16175550177")
+        try edit()
+        let undoC = try undo(c, environment: environment)
+        #expect(undoC.result.status == 0, "\(undoC.result.stderr)")
+        #expect(undoC.records["email:bo@example.com"]?["result"] as? String == "changed_since", "\(undoC.result.stdout)")
+        #expect(try phone("bo@example.com") == "+16175550000")
+        let undoB = try undo(b, environment: environment)
+        #expect(undoB.result.status == 0, "\(undoB.result.stderr)")
+        #expect(undoB.records["email:ann@example.com"]?["action"] as? String == "updated" && undoB.records["email:ann@example.com"]?["result"] as? String == "undone",
+                "\(undoB.result.stdout)")
+        #expect(try phone("ann@example.com") == "+16175550101", "Ann's first phone given back")
+        return undoB.records
+    }
+
+    /// Follow Up Boss: an update is given back with a PUT of the values it replaced, only while
+    /// the person holds what the run wrote; a person the run created is listed, as the API
+    /// deletes no one.
+    @Test func followUpBoss() throws {
+        let double = try LocalServer(script: "servers/followupboss_double.py", arguments: ["--lifetime", "300"])
+        let environment = ["FUB_API_KEY": "fub-test-key", "FUB_SYSTEM": "LeadPort", "FUB_SYSTEM_KEY": "fub-test-system-key",
+                           "FUB_BASE_URL": "http://127.0.0.1:\(double.port)"]
+        func people() throws -> [String: [String: Any]] {
+            let all = try double.control("/_double/state")["people"] as? [[String: Any]] ?? []
+            return Dictionary(all.compactMap { p in ((p["emails"] as? [[String: Any]])?.first?["value"] as? String).map { ($0, p) } }, uniquingKeysWith: { a, _ in a })
+        }
+        let records = try givesUpdatesBack(to: "followupboss", environment: environment,
+                                           phone: { email in (try people()[email]?["phones"] as? [[String: Any]])?.first?["value"] as? String }) {
+            let bo = try #require(try people()["bo@example.com"]?["id"] as? Int)
+            let auth = "Basic " + Data("fub-test-key:".utf8).base64EncodedString()
+            let edit = try double.request("PUT", "/v1/people/\(bo)", headers: [("Authorization", auth), ("X-System", "LeadPort"), ("X-System-Key", "fub-test-system-key")],
+                                          json: ["phones": [["value": "+16175550000"]]])
+            #expect(edit.status == 200, "\(String(describing: edit.body))")
+        }
+        #expect(records["email:dee@example.com"]?["result"] as? String == "not_undoable")
+        #expect(try people().count == 4)
+    }
+
+    /// Google Contacts: an update is given back by etag (only while the contact's etag is the
+    /// one the run left), a create deleted.
+    @Test func googleContacts() throws {
+        let (client, secret, refresh) = ("undo-client.apps.googleusercontent.com", "undo-client-secret-9a1", "1//undo-refresh-token-44c")
+        let double = try LocalServer(script: "servers/google_people_double.py", arguments: [
+            "--lifetime", "300", "--client-id", client, "--client-secret", secret, "--refresh-token", refresh])
+        let environment = ["GOOGLE_CLIENT_ID": client, "GOOGLE_CLIENT_SECRET": secret, "GOOGLE_REFRESH_TOKEN": refresh,
+                           "GOOGLE_PEOPLE_BASE_URL": double.url("").absoluteString, "GOOGLE_TOKEN_URL": double.url("/token").absoluteString]
+        func contacts() throws -> [String: [String: Any]] {
+            let all = try double.control("/_double/state")["contacts"] as? [[String: Any]] ?? []
+            return Dictionary(all.compactMap { c in ((c["emailAddresses"] as? [[String: Any]])?.first?["value"] as? String).map { ($0, c) } }, uniquingKeysWith: { a, _ in a })
+        }
+        let records = try givesUpdatesBack(to: "google-contacts", environment: environment,
+                                           phone: { email in (try contacts()[email]?["phoneNumbers"] as? [[String: Any]])?.first?["value"] as? String }) {
+            let bo = try #require(try contacts()["bo@example.com"])
+            let token = try double.request("POST", "/token", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                           raw: Data("grant_type=refresh_token&client_id=\(client)&client_secret=\(secret)&refresh_token=\(refresh)".utf8))
+            let access = try #require((token.body as? [String: Any])?["access_token"] as? String)
+            let edit = try double.request("PATCH", "/v1/\(bo["resourceName"]!):updateContact?updatePersonFields=phoneNumbers", headers: [("Authorization", "Bearer " + access)],
+                                          json: ["etag": bo["etag"]!, "phoneNumbers": [["value": "+16175550000"]]])
+            #expect(edit.status == 200, "\(String(describing: edit.body))")
+        }
+        #expect(records["email:dee@example.com"]?["result"] as? String == "undone")
+        #expect(try contacts().keys.sorted() == ["ann@example.com", "bo@example.com", "cy@example.com"])
     }
 
     /// A column the run left empty that a person filled since counts as a change: the row stays.

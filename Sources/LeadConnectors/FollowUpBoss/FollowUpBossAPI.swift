@@ -108,7 +108,11 @@ public final class FollowUpBossAPI: Sendable {
     /// `PUT /v1/people/{id}`: the fields given replace the person's (lists too), but tags are
     /// added when `mergeTags`; `source` cannot change.
     public func update(personID: Int, with person: FollowUpBossPersonPayload, mergeTags: Bool = true) throws -> FollowUpBossOutcome {
-        let response = try perform("PUT", "/v1/people/\(personID)", query: mergeTags ? [("mergeTags", "true")] : [], body: person.canonicalData)
+        try put(personID: personID, body: person.canonicalData, query: mergeTags ? [("mergeTags", "true")] : [], doing: "the update of person \(personID)")
+    }
+
+    private func put(personID: Int, body: Data, query: [(String, String)], doing what: String) throws -> FollowUpBossOutcome {
+        let response = try perform("PUT", "/v1/people/\(personID)", query: query, body: body)
         switch response.status {
         case 200:
             guard let person = FollowUpBossPerson(FollowUpBossReading.object(response.body)) else { throw unexpected(response, "PUT /v1/people/{id}") }
@@ -116,7 +120,7 @@ public final class FollowUpBossAPI: Sendable {
         case 404:
             return .notFound(personID: personID)
         default:
-            return .rejected(try rejection(response, doing: "the update of person \(personID)"))
+            return .rejected(try rejection(response, doing: what))
         }
     }
 
@@ -166,6 +170,13 @@ public final class FollowUpBossAPI: Sendable {
             cursor = ((o["_metadata"] as? [String: Any])?["next"] as? String).flatMap { $0.isEmpty ? nil : $0 }
         } while cursor != nil && found.count < atMost
         return Array(found.prefix(atMost))
+    }
+
+    /// `PUT /v1/people/{id}` of `fields` as given, blanks and empty lists included (which clear
+    /// what the person holds), tags replaced rather than merged: `leadport undo` giving back
+    /// what an update replaced.
+    public func restore(personID: Int, fields: [String: FollowUpBossJSON]) throws -> FollowUpBossOutcome {
+        try put(personID: personID, body: FollowUpBossJSON.object(fields).canonicalData, query: [], doing: "giving person \(personID) back its values")
     }
 
     // MARK: Requests

@@ -42,7 +42,7 @@ extension GoogleContactsDestination {
         for lead in leads where lead.action == .update || lead.alreadyThere {
             guard let name = lead.contactID, contacts[name] == nil, !unread.contains(name) else { continue }
             let seen = peek(name)
-            if let current = seen?.current { contacts[name] = current } else if seen?.gone != true { unread.append(name) }
+            if let current = seen?.current ?? seen?.whole { contacts[name] = current } else if seen?.gone != true { unread.append(name) }
         }
         guard !unread.isEmpty else { return contacts }
         let read = try api.getContacts(unread, personFields: GooglePerson.writtenFields)

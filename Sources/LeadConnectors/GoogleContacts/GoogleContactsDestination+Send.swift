@@ -45,7 +45,16 @@ extension GoogleContactsDestination {
                 guard case .updated(let name, _, _)? = results[k], let label, !(seen[name]?.labels.contains(label) ?? false) else { return nil }
                 return name
             }
-            if let label, !unlabelled.isEmpty { _ = try api.addMembers(unlabelled, to: label) }
+            if let label, !unlabelled.isEmpty {
+                _ = try api.addMembers(unlabelled, to: label)
+                // Labelling moved their etags on: the ledger keeps the ones they have now, which
+                // `leadport undo` checks before giving the update back.
+                let etags = try api.getContacts(unlabelled, personFields: "metadata")
+                for k in updating {
+                    guard case .updated(let name, _, let unwritten)? = results[k], let etag = etags[name]?.etag else { continue }
+                    results[k] = .updated(remoteID: name, version: etag, unwritten: unwritten)
+                }
+            }
             return .rows(results.map { $0 ?? .failed(reason: "not sent") })
         }
     }

@@ -39,6 +39,8 @@ public final class GoogleContactsDestination: Destination {
         var gone = false
         /// The contact's fields, read when the field policies need them.
         var current: GooglePerson?
+        /// The contact's fields as read, for the history `leadport undo` gives an update back from.
+        var whole: GooglePerson?
     }
 
     /// Set by `configure`, before the rows.
@@ -90,9 +92,10 @@ public final class GoogleContactsDestination: Destination {
             let whole = !policy.overwritesAll
             let known = leads.compactMap { $0.action == .update ? $0.contactID : nil }.filter { whole || !matched.contains($0) }
             guard !known.isEmpty else { return }
-            let read = try api.getContacts(known, personFields: whole ? GooglePerson.writtenFields : "memberships")
+            // Whole in any case: what an update replaces is kept for `leadport undo`.
+            let read = try api.getContacts(known, personFields: GooglePerson.writtenFields)
             for resourceName in known {
-                remember(resourceName, read[resourceName].map { Seen(etag: $0.etag, labels: Self.labels(of: $0), current: whole ? $0 : nil) }
+                remember(resourceName, read[resourceName].map { Seen(etag: $0.etag, labels: Self.labels(of: $0), current: whole ? $0 : nil, whole: $0) }
                                        ?? Seen(etag: nil, labels: [], gone: true))
             }
         }
