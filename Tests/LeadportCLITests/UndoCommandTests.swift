@@ -212,6 +212,30 @@ import Testing
         #expect(try contacts().keys.sorted() == ["ann@example.com", "bo@example.com", "cy@example.com"])
     }
 
+    /// Google Contacts: run B updates Ann and puts her in its campaign's label (an earlier run
+    /// had none). Labelling moves her etag on, so the ledger keeps the etag she has after it:
+    /// undoing B gives her phone back and takes the label off, rather than finding her changed.
+    @Test func googleContactsLabelAddedByAnUpdateIsTakenOff() throws {
+        let (client, secret, refresh) = ("undo-client.apps.googleusercontent.com", "undo-client-secret-9a1", "1//undo-refresh-token-44c")
+        let double = try LocalServer(script: "servers/google_people_double.py", arguments: [
+            "--lifetime", "300", "--client-id", client, "--client-secret", secret, "--refresh-token", refresh])
+        let environment = ["GOOGLE_CLIENT_ID": client, "GOOGLE_CLIENT_SECRET": secret, "GOOGLE_REFRESH_TOKEN": refresh,
+                           "GOOGLE_PEOPLE_BASE_URL": double.url("").absoluteString, "GOOGLE_TOKEN_URL": double.url("/token").absoluteString]
+        func members() throws -> Int { (try double.control("/_double/state")["contactGroups"] as? [[String: Any]])?.first?["memberCount"] as? Int ?? 0 }
+        _ = try importRun(Self.first, to: "google-contacts", environment: environment)
+        let b = try importRun(["Ann Lee,ann@example.com,6175550199"], to: "google-contacts", extra: ["--campaign", "Spring farm"], environment: environment)
+        #expect(try members() == 1)
+        let undone = try undo(b, environment: environment)
+        #expect(undone.result.status == 0, "\(undone.result.stderr)")
+        let ann = undone.records["email:ann@example.com"]
+        #expect(ann?["result"] as? String == "undone" && (ann?["detail"] as? String ?? "").contains("label \"Spring farm\" taken off"), "\(undone.result.stdout)")
+        #expect(try members() == 0)
+        let contacts = try double.control("/_double/state")["contacts"] as? [[String: Any]] ?? []
+        let phone = contacts.first { ($0["emailAddresses"] as? [[String: Any]])?.first?["value"] as? String == "ann@example.com" }
+            .flatMap { ($0["phoneNumbers"] as? [[String: Any]])?.first?["value"] as? String }
+        #expect(phone == "+16175550101")
+    }
+
     /// A column the run left empty that a person filled since counts as a change: the row stays.
     @Test func aColumnFilledSinceKeepsTheRow() throws {
         let db = path("ledger.db")
