@@ -186,14 +186,20 @@ import Testing
         #expect(try people().count == 4)
     }
 
+    static let google = (client: "undo-client.apps.googleusercontent.com", secret: "undo-client-secret-9a1", refresh: "1//undo-refresh-token-44c")
+
+    /// The People API double for one account, and the environment that points LeadPort at it.
+    static func googleDouble() throws -> (LocalServer, [String: String]) {
+        let double = try LocalServer(script: "servers/google_people_double.py", arguments: [
+            "--lifetime", "300", "--client-id", google.client, "--client-secret", google.secret, "--refresh-token", google.refresh])
+        return (double, ["GOOGLE_CLIENT_ID": google.client, "GOOGLE_CLIENT_SECRET": google.secret, "GOOGLE_REFRESH_TOKEN": google.refresh,
+                         "GOOGLE_PEOPLE_BASE_URL": double.url("").absoluteString, "GOOGLE_TOKEN_URL": double.url("/token").absoluteString])
+    }
+
     /// Google Contacts: an update is given back by etag (only while the contact's etag is the
     /// one the run left), a create deleted.
     @Test func googleContacts() throws {
-        let (client, secret, refresh) = ("undo-client.apps.googleusercontent.com", "undo-client-secret-9a1", "1//undo-refresh-token-44c")
-        let double = try LocalServer(script: "servers/google_people_double.py", arguments: [
-            "--lifetime", "300", "--client-id", client, "--client-secret", secret, "--refresh-token", refresh])
-        let environment = ["GOOGLE_CLIENT_ID": client, "GOOGLE_CLIENT_SECRET": secret, "GOOGLE_REFRESH_TOKEN": refresh,
-                           "GOOGLE_PEOPLE_BASE_URL": double.url("").absoluteString, "GOOGLE_TOKEN_URL": double.url("/token").absoluteString]
+        let (double, environment) = try Self.googleDouble()
         func contacts() throws -> [String: [String: Any]] {
             let all = try double.control("/_double/state")["contacts"] as? [[String: Any]] ?? []
             return Dictionary(all.compactMap { c in ((c["emailAddresses"] as? [[String: Any]])?.first?["value"] as? String).map { ($0, c) } }, uniquingKeysWith: { a, _ in a })
@@ -202,7 +208,7 @@ import Testing
                                            phone: { email in (try contacts()[email]?["phoneNumbers"] as? [[String: Any]])?.first?["value"] as? String }) {
             let bo = try #require(try contacts()["bo@example.com"])
             let token = try double.request("POST", "/token", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                                           raw: Data("grant_type=refresh_token&client_id=\(client)&client_secret=\(secret)&refresh_token=\(refresh)".utf8))
+                                           raw: Data("grant_type=refresh_token&client_id=\(Self.google.client)&client_secret=\(Self.google.secret)&refresh_token=\(Self.google.refresh)".utf8))
             let access = try #require((token.body as? [String: Any])?["access_token"] as? String)
             let edit = try double.request("PATCH", "/v1/\(bo["resourceName"]!):updateContact?updatePersonFields=phoneNumbers", headers: [("Authorization", "Bearer " + access)],
                                           json: ["etag": bo["etag"]!, "phoneNumbers": [["value": "+16175550000"]]])
@@ -216,11 +222,7 @@ import Testing
     /// had none). Labelling moves her etag on, so the ledger keeps the etag she has after it:
     /// undoing B gives her phone back and takes the label off, rather than finding her changed.
     @Test func googleContactsLabelAddedByAnUpdateIsTakenOff() throws {
-        let (client, secret, refresh) = ("undo-client.apps.googleusercontent.com", "undo-client-secret-9a1", "1//undo-refresh-token-44c")
-        let double = try LocalServer(script: "servers/google_people_double.py", arguments: [
-            "--lifetime", "300", "--client-id", client, "--client-secret", secret, "--refresh-token", refresh])
-        let environment = ["GOOGLE_CLIENT_ID": client, "GOOGLE_CLIENT_SECRET": secret, "GOOGLE_REFRESH_TOKEN": refresh,
-                           "GOOGLE_PEOPLE_BASE_URL": double.url("").absoluteString, "GOOGLE_TOKEN_URL": double.url("/token").absoluteString]
+        let (double, environment) = try Self.googleDouble()
         func members() throws -> Int { (try double.control("/_double/state")["contactGroups"] as? [[String: Any]])?.first?["memberCount"] as? Int ?? 0 }
         _ = try importRun(Self.first, to: "google-contacts", environment: environment)
         let b = try importRun(["Ann Lee,ann@example.com,6175550199"], to: "google-contacts", extra: ["--campaign", "Spring farm"], environment: environment)
