@@ -134,6 +134,7 @@ struct SyncJobRun {
         var arguments = inputs + ["--ledger", configuration.ledger, "--progress", progress.rawValue]
         for destination in job.to { arguments += ["--to", destination] }
         for list in job.exclude { arguments += ["--exclude", list] }
+        if job.strictFields { arguments.append("--strict-fields") }
         for (option, value) in [("--preset", job.preset), ("--mapping", job.mapping), ("--enrich", job.enrich), ("--campaign", job.campaign), ("--user", job.user), ("--region", job.region)] {
             if let value { arguments += [option, value] }
         }

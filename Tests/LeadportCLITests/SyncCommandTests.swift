@@ -83,6 +83,42 @@ import Testing
 
     /// A table read a few rows a page, pages ending inside a run of equal timestamps: every row
     /// once; later nights read only the rows changed since.
+    /// Issue 22 item 4 in a nightly sync: a status HubSpot's default schema lacks costs only
+    /// that property (the contact is written, the row names it); a job with `strict_fields:
+    /// true` rejects the row whole, as `import --strict-fields` does; FLYR's `hot` goes in.
+    @Test func aRefusedPropertyCostsOnlyItselfUnlessTheJobIsStrict() throws {
+        let double = try LocalServer(script: "servers/hubspot_double.py", arguments: ["--lifetime", "300"])
+        let environment = ["HUBSPOT_TOKEN": "pat-na1-00000000-0000-4000-8000-000000000000", "HUBSPOT_BASE_URL": "http://127.0.0.1:\(double.port)"]
+        try write("inbox/a.csv", "Name,Email,Status\nAnn Lee,ann@example.com,hot\nBo Diaz,bo@example.com,Someday\n")
+        for (n, strict) in ["false", "true"].enumerated() {
+            try write("sync.yaml", """
+                ledger: ledger-\(n).db
+                jobs:
+                  - name: crm
+                    source:
+                      files: "inbox/*.csv"
+                    to: [hubspot]
+                    strict_fields: \(strict)
+                """)
+            let night = try sync(environment: environment)
+            let bo = Self.rows(night.events).first { $0["row"] as? Int == 3 }
+            let ann = Self.rows(night.events).first { $0["row"] as? Int == 2 }
+            #expect(ann?["outcome"] as? String == (n == 0 ? "created" : "updated") && ann?["reason"] == nil, "\(String(describing: ann))")
+            if strict == "false" {
+                #expect(night.result.status == 0, "\(night.result.stderr.suffix(500))")
+                #expect(bo?["outcome"] as? String == "created" && (bo?["reason"] as? String ?? "").hasPrefix("hs_lead_status not written: SOMEDAY"), "\(String(describing: bo))")
+            } else {
+                #expect(night.result.status == 3, "\(night.result.stderr.suffix(500))")
+                #expect(bo?["outcome"] as? String == "rejected" && (bo?["reason"] as? String ?? "").contains("INVALID_OPTION"), "\(String(describing: bo))")
+            }
+        }
+        let contacts = try double.control("/_double/state")["contacts"] as? [[String: Any]] ?? []
+        #expect(contacts.compactMap { ($0["properties"] as? [String: Any])?["hs_lead_status"] as? String }.sorted() == ["IN_PROGRESS"])
+        try write("sync.yaml", "ledger: l.db\njobs:\n  - name: crm\n    source:\n      files: \"inbox/*.csv\"\n    to: [hubspot]\n    strict_fields: maybe\n")
+        let wrong = try sync(environment: environment)
+        #expect(wrong.result.status == 2 && wrong.result.stderr.contains("strict_fields is true or false"), "\(wrong.result.stderr)")
+    }
+
     @Test func aTableIsReadFromItsWatermarkWithTiesAcrossPages() throws {
         let source = try TestPostgres()
         try source.connection.execute("""

@@ -47,6 +47,8 @@ public struct SyncConfig: Sendable, Equatable {
         public var campaign: String?
         public var user: String?
         public var region: String?
+        /// `strict_fields: true`: as `import --strict-fields`.
+        public var strictFields = false
         /// The line it starts at, for messages.
         public var line: Int?
     }
@@ -71,7 +73,7 @@ public typealias SyncConfigError = ConfigFileError
 
 extension SyncConfig {
     static let keys: Set<String> = ["ledger", "logs", "jobs", "lease_seconds"]
-    static let jobKeys: Set<String> = ["name", "source", "preset", "mapping", "enrich", "to", "exclude", "campaign", "user", "region"]
+    static let jobKeys: Set<String> = ["name", "source", "preset", "mapping", "enrich", "to", "exclude", "campaign", "user", "region", "strict_fields"]
     static let sourceKeys: Set<String> = ["files", "postgres", "table", "where", "user_id", "updated_column", "id_column", "lag_seconds"]
 
     /// `environment`: what `$VAR` references are taken from (the settings: the environment and
@@ -200,6 +202,13 @@ extension SyncConfig {
                             campaign: try fields["campaign"].map { try word($0, "campaign") }, user: try fields["user"].map { try word($0, "user") },
                             region: try fields["region"].map { try word($0, "region") }, line: item.mark.map { $0.line }))
             jobs[jobs.count - 1].written = to
+            if let node = fields["strict_fields"] {
+                switch try word(node, "strict_fields").lowercased() {
+                case "true", "yes": jobs[jobs.count - 1].strictFields = true
+                case "false", "no": break
+                default: throw fail(node, "strict_fields is true or false")
+                }
+            }
         }
         var configuration = SyncConfig(ledger: local(ledger), logs: local(try seen["logs"].map { try word($0, "logs") } ?? "logs"), jobs: jobs, path: path)
         (configuration.shared, configuration.leaseSeconds) = (shared, lease)
