@@ -103,13 +103,13 @@ extension GoogleContactsDestination {
 
     /// Takes out of `person` the field a refusal's reason names (`phoneNumbers[0].value: …`),
     /// noting it, when Google refused only that field and `--strict-fields` is not given; false
-    /// otherwise (no field named, or one LeadPort needs: its import key, the labels).
+    /// otherwise (no field named, or one LeadPort needs: its import key, the labels, the email
+    /// contacts are found again by, as Follow Up Boss matches people and HubSpot upserts by it).
     func leaveOut(refusedIn reason: String, of person: inout GooglePerson, noting notes: inout [String]) -> Bool {
         guard !policy.strictFields, let field = reason.split(separator: ":").first.map({ String($0.prefix { $0.isLetter }) }) else { return false }
         switch field {
         case "names": person.names = nil
         case "nicknames": person.nicknames = nil
-        case "emailAddresses": person.emailAddresses = nil
         case "phoneNumbers": person.phoneNumbers = nil
         case "addresses": person.addresses = nil
         case "organizations": person.organizations = nil
