@@ -1,5 +1,6 @@
 import LeadCore
 import LeadNormalize
+import LeadReaders
 import LeadStore
 import LeadWriters
 
@@ -53,6 +54,26 @@ enum ContentHash {
 enum ExportColumns {
     static let names = ["full_name", "first_name", "last_name", "email", "email_suggestion", "phone", "mobile", "address", "house_number",
                         "street", "unit", "city", "state", "zip", "mailing_address", "date", "issues"]
+
+    /// The normalised columns' header after the source's own columns: a name the source (or an
+    /// enrichment) already uses, compared without case, gets " (cleaned)", so that each header
+    /// names one column and a person can tell the value read from the value cleaned.
+    static func header(after source: [String], trailing: [String] = []) -> [String] {
+        var taken = Set(source.map { $0.trimmingCharacters().lowercased() })
+        var header = source
+        for name in names + trailing {
+            var unique = name
+            if taken.contains(unique.lowercased()) { unique = name + " (cleaned)" }
+            var n = 2
+            while taken.contains(unique.lowercased()) {
+                unique = "\(name) (cleaned \(n))"
+                n += 1
+            }
+            taken.insert(unique.lowercased())
+            header.append(unique)
+        }
+        return header
+    }
 
     /// Phones, ZIPs and the rest as text; the date as a real date.
     static func values(_ lead: Lead) -> [SheetCell] {

@@ -37,9 +37,10 @@ extension ImportRun {
     /// A row's cells, and for a processed sheet its lead.
     final class Kept: Sendable {
         let cells: [String]
+        let numericCells: [Int]
         let lead: Lead?
 
-        init(cells: [String], lead: Lead?) { (self.cells, self.lead) = (cells, lead) }
+        init(cells: [String], numericCells: [Int] = [], lead: Lead?) { (self.cells, self.numericCells, self.lead) = (cells, numericCells, lead) }
     }
 
     /// The second stage: in-file dedupe in row order, delivery to every destination, the
@@ -66,6 +67,9 @@ extension ImportRun {
         private let report: CSVWriter?
         private let rejects: CSVWriter?
         private let export: TableWriter?
+        /// Whether the source's numbers (`RawRow.numericCells`: a workbook's) go into the
+        /// processed sheet as numbers: into a workbook, not a CSV file.
+        private var exportsNumbers = false
         private let failure: FirstFailure
         /// The first row of each dedupe key in the run. (Keyed by a 64-bit hash of ASCII keys
         /// instead, the dedupe took 9% of a rerun's processor instead of 11%, but the table
@@ -212,8 +216,9 @@ extension ImportRun {
         private func startFile(_ file: String, plan: ColumnPlan) throws {
             try commitSettled()
             settledWidth = plan.width
+            exportsNumbers = export is XLSXWriter
             try rejects?.write(plan.columnNames + ["_source_file", "_source_sheet", "_source_row", "_stage", "_reason"])
-            try export?.startSheet(run.sheetName(file: file), header: plan.columnNames + ExportColumns.names + ["_status", "_reason", "_source_row"])
+            try export?.startSheet(run.sheetName(file: file), header: ExportColumns.header(after: plan.columnNames, trailing: ["_status", "_reason", "_source_row"]))
         }
 
         /// On the delivery thread: dedupes the batch, then stages each destination's copy of it
@@ -374,7 +379,7 @@ extension ImportRun {
                 settled.append(Settled(source: batch[k].lead.source,
                                        first: Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage,
                                                              planned: batch[k].planned),
-                                       others: [], kept: keeps ? Kept(cells: batch[k].cells, lead: export != nil ? batch[k].lead : nil) : nil))
+                                       others: [], kept: keeps ? Kept(cells: batch[k].cells, numericCells: batch[k].numericCells, lead: export != nil ? batch[k].lead : nil) : nil))
             }
             DispatchQueue.global().async { [batch] in _ = batch.count }
         }
@@ -389,7 +394,7 @@ extension ImportRun {
                 if rows[n] == nil {
                     let keeps = export != nil || rejects != nil
                     rows[n] = Settled(source: batch[k].lead.source, first: nil, others: lanes == 1 ? [] : Array(repeating: nil, count: lanes - 1),
-                                      kept: keeps ? Kept(cells: batch[k].cells, lead: export != nil ? batch[k].lead : nil) : nil)
+                                      kept: keeps ? Kept(cells: batch[k].cells, numericCells: batch[k].numericCells, lead: export != nil ? batch[k].lead : nil) : nil)
                 }
                 rows[n]![lane: lane.index] = Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage,
                                                              planned: batch[k].planned)
@@ -451,7 +456,11 @@ extension ImportRun {
                                                                          Self.combined(rejections, names: names).reason])
                 }
                 if let export, let lead = row.kept?.lead {
-                    try export.write(run.fitted(cells, settledWidth).map(SheetCell.text) + ExportColumns.values(lead)
+                    var sourceCells = run.fitted(cells, settledWidth).map(SheetCell.text)
+                    if exportsNumbers {
+                        for k in row.kept?.numericCells ?? [] where k < sourceCells.count { sourceCells[k] = SheetCell.number(cells[k]) }
+                    }
+                    try export.write(sourceCells + ExportColumns.values(lead)
                                      + [.text(status), .text(reason), .number(Double(source.row))])
                 }
             }

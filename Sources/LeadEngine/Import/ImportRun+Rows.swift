@@ -34,7 +34,7 @@ extension ImportRun {
             (outcome, reason) = (.skipped, list.reason)
         }
         // Built last, so the lead moves into it instead of being copied.
-        return Pending(lead: lead, cells: row.cells, key: key, hash: hash, otherHashes: otherHashes, contact: contact, address: address,
+        return Pending(lead: lead, cells: row.cells, numericCells: row.numericCells, key: key, hash: hash, otherHashes: otherHashes, contact: contact, address: address,
                        outcome: outcome, reason: reason, stage: stage)
     }
 

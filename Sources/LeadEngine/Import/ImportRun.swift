@@ -87,6 +87,8 @@ public final class ImportRun: @unchecked Sendable {
     struct Pending: Sendable {
         var lead: Lead
         var cells: [String]
+        /// `RawRow.numericCells`.
+        var numericCells: [Int] = []
         var key: String?
         /// The hash of what the destination being delivered to is sent (`Lane.hasher`): the
         /// first destination's as built, each other's taken from `otherHashes` in its turn.
