@@ -264,13 +264,14 @@ public final class SupabaseDestination: Destination {
                 o.set("id", lead.addressID)
                 o.set("campaign_id", campaign)
                 Self.addressColumns(a, into: &o)
+                if let coordinate = a.coordinate { o.set("coordinate", json: coordinate) }
                 o.set("seq", seq)
                 o.set("source", "import_list")
                 body += (n == 0 ? "" : ",") + o.text
                 seq += 1
             }
             nextSeq[campaign] = seq
-            try insert("campaign_addresses", columns: "id,campaign_id,address,formatted,house_number,street_name,locality,region,postal_code,seq,source", body: body + "]", merge: false)
+            try insert("campaign_addresses", columns: "id,campaign_id,address,formatted,house_number,street_name,locality,region,postal_code,coordinate,seq,source", body: body + "]", merge: false)
         }
         let newContacts = leads.filter { $0.action == .create && $0.createsContact }
         if !newContacts.isEmpty {

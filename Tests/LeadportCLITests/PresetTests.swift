@@ -35,7 +35,12 @@ private func report(_ url: URL) throws -> [Int: (outcome: String, reason: String
     private func processed(_ rows: [[String]], row: Int) throws -> [String: String] {
         let header = try #require(rows.first)
         let cells = try #require(rows.first { $0.last == String(row) })
-        return Dictionary(zip(header, cells), uniquingKeysWith: { first, _ in first })
+        #expect(Set(header.map { $0.lowercased() }).count == header.count, "a header named twice: \(header)")
+        // The cleaned columns by their own names (`address`), also where the source's own
+        // `Address` made them `address (cleaned)`.
+        var byName = Dictionary(zip(header, cells), uniquingKeysWith: { first, _ in first })
+        for (name, cell) in zip(header, cells) where name.hasSuffix(" (cleaned)") { byName[String(name.dropLast(10))] = cell }
+        return byName
     }
 
     @Test func ownerListKeepsPropertyAndMailingAddressesApartAndOneLeadPerProperty() throws {

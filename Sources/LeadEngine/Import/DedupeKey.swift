@@ -53,7 +53,7 @@ enum ContentHash {
 /// The normalised columns added to the processed spreadsheet.
 enum ExportColumns {
     static let names = ["full_name", "first_name", "last_name", "email", "email_suggestion", "phone", "mobile", "address", "house_number",
-                        "street", "unit", "city", "state", "zip", "mailing_address", "date", "issues"]
+                        "street", "unit", "city", "state", "zip", "mailing_address", "latitude", "longitude", "date", "issues"]
 
     /// The normalised columns' header after the source's own columns: a name the source (or an
     /// enrichment) already uses, compared without case, gets " (cleaned)", so that each header
@@ -83,7 +83,8 @@ enum ExportColumns {
                               lead.phone ?? "", lead.mobile ?? "", a.formatted ?? "", a.houseNumber ?? "",
                               a.poBoxID.map { "PO BOX \($0)" } ?? a.streetLine ?? "", unit, a.city ?? "", a.state ?? "",
                               a.zip4.map { "\(a.postalCode ?? "")-\($0)" } ?? a.postalCode ?? "", lead.mailingAddress?.formatted ?? ""]
-        return text.map(SheetCell.text) + [lead.date.map(SheetCell.date) ?? .text(""), .text(lead.issues.map(\.message).joined(separator: "; "))]
+        let position: [SheetCell] = lead.coordinate.map { [.number($0.latitude), .number($0.longitude)] } ?? [.text(""), .text("")]
+        return text.map(SheetCell.text) + position + [lead.date.map(SheetCell.date) ?? .text(""), .text(lead.issues.map(\.message).joined(separator: "; "))]
     }
 }
 
@@ -126,6 +127,7 @@ enum RequiredField {
         case .mailingCity: return lead.mailingAddress?.city != nil
         case .mailingState: return lead.mailingAddress?.state != nil
         case .mailingZip: return lead.mailingAddress?.postalCode != nil
+        case .latitude, .longitude: return lead.coordinate != nil
         }
     }
 

@@ -14,7 +14,7 @@ extension ImportRun {
         let delivery = lead.address.deliveryLine
         let formatted = lead.address.formatted(deliveryLine: delivery)
         let contact = ContactRecord(lead, deliveryLine: delivery, formatted: formatted)
-        let address = delivery.map { AddressRecord(lead.address, deliveryLine: $0, formatted: formatted) }
+        let address = delivery.map { AddressRecord(lead.address, deliveryLine: $0, formatted: formatted, coordinate: lead.coordinate) }
         let key = DedupeKey.make(lead, kinds: plan.mapping.dedupe)
         // What `stage` hands the destination: the contact unless only addresses are written, the
         // address when a campaign's addresses are.

@@ -125,6 +125,7 @@ struct LeadBuilder {
                 lead.issues.append(LeadIssue(r.ambiguous ? .ambiguousDate : .invalidDate, "date \"\(text)\": \(r.problem ?? "not a date")", at: located(k)))
             }
         }
+        buildCoordinate(values, lead: &lead, located: located)
         if plan.mapping.extras == .notes, !lead.extras.isEmpty {
             let lines = lead.extras.map { "\($0.header): \($0.value)" }
             lead.notes = ([lead.notes].compactMap { $0 } + lines).joined(separator: "\n")
@@ -133,6 +134,46 @@ struct LeadBuilder {
     }
 
     private static let phoneFields: [LeadField] = [.phone, .mobile]
+
+    /// Latitude and longitude, kept together when both are degrees within their ranges; each
+    /// problem is the row's issue, and a half alone is no position.
+    private func buildCoordinate(_ values: FieldValues, lead: inout Lead, located: (Int) -> SourceLocation) {
+        guard values[.latitude] != nil || values[.longitude] != nil else { return }
+        var parts: [Double?] = []
+        for (field, limit) in [(LeadField.latitude, 90.0), (.longitude, 180.0)] {
+            guard let (text, k) = values[field] else {
+                parts.append(nil)
+                continue
+            }
+            guard let degrees = Coordinate.degrees(text) else {
+                lead.issues.append(LeadIssue(.invalidCoordinate, "\(field.rawValue) \"\(text)\": not a number of degrees", at: located(k)))
+                parts.append(nil)
+                continue
+            }
+            guard abs(degrees) <= limit else {
+                lead.issues.append(LeadIssue(.invalidCoordinate, "\(field.rawValue) \"\(text)\": outside -\(Int(limit))…\(Int(limit)) degrees", at: located(k)))
+                parts.append(nil)
+                continue
+            }
+            parts.append(degrees)
+        }
+        switch (parts[0], parts[1]) {
+        case let (latitude?, longitude?):
+            lead.coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            if let (_, k) = values[.latitude] { lead.origins[.latitude] = .column(Column(index: k)) }
+            if let (_, k) = values[.longitude] { lead.origins[.longitude] = .column(Column(index: k)) }
+        case (nil, nil):
+            break
+        case (_?, nil):
+            if values[.longitude] == nil, let (_, k) = values[.latitude] {
+                lead.issues.append(LeadIssue(.invalidCoordinate, "a latitude without a longitude: no position kept", at: located(k)))
+            }
+        case (nil, _?):
+            if values[.latitude] == nil, let (_, k) = values[.longitude] {
+                lead.issues.append(LeadIssue(.invalidCoordinate, "a longitude without a latitude: no position kept", at: located(k)))
+            }
+        }
+    }
 
     private func applyParts(_ address: inout PostalAddress, city: (String, Int)?, state: (String, Int)?, zip: (String, Int)?, unit: (String, Int)?,
                             lead: inout Lead, label: String, located: (Int) -> SourceLocation) {

@@ -37,6 +37,8 @@ public enum AutoMapper {
         (.notes, ["notes", "note", "comments", "comment", "description", "notas", "comentarios"]),
         (.source, ["source", "lead source", "fuente", "origen"]),
         (.status, ["status", "stage", "lead status", "estado del lead"]),
+        (.latitude, ["latitude", "lat", "property latitude", "site latitude", "gps latitude", "latitud"]),
+        (.longitude, ["longitude", "long", "lng", "lon", "property longitude", "site longitude", "gps longitude", "longitud"]),
         (.date, ["date", "created", "created at", "create date", "date added", "signed up", "sale date", "last sale date", "fecha"]),
     ]
 
@@ -65,7 +67,8 @@ public enum AutoMapper {
         var best: (field: LeadField, length: Int, end: Int)?
         for ((field, names), nameWords) in zip(foldedSynonyms, synonymWords) {
             // Short synonyms (`st`, `tel`, `cp`) are words inside too many headers; `zip` is not.
-            for (name, needed) in zip(names, nameWords) where name.count > 3 || name == "zip" {
+            // `long` as a word is mostly not a longitude (`Long Description`): whole headers only.
+            for (name, needed) in zip(names, nameWords) where (name.count > 3 || name == "zip") && name != "long" {
                 guard needed.allSatisfy(words.contains),
                       let range = padded.range(of: " " + name + " ", options: .backwards) else { continue }
                 let end = padded.distance(from: padded.startIndex, to: range.upperBound)
@@ -82,6 +85,9 @@ public enum AutoMapper {
         let sample = values.prefix(200)
         guard !sample.isEmpty else { return nil }
         func share(_ test: (String) -> Bool) -> Bool { sample.filter(test).count * 5 >= sample.count * 4 }
+        // Decimal degrees (`38.581572`, `-121.434879`) are neither phones nor dates; which of
+        // latitude and longitude they are, only the header says.
+        if share(isDegrees) { return nil }
         // An address that needs a repair (a space inside, a trailing dot) is invalid, but still an email.
         if share({ let r = EmailRule.normalize($0); return r.valid || r.suggestion != nil }) { return .email }
         if share({ v in v.filter(\.isNumber).count >= 7 && PhoneRule.normalize(v, wantType: false).possible && !v.contains("/") && !(v.count == 10 && v.dropFirst(4).first == "-") }) { return .phone }
@@ -90,6 +96,13 @@ public enum AutoMapper {
         if share({ v in v.first?.isNumber == true && AddressRule.parseStreetLine(v).address.streetSuffix != nil }) { return .address }
         if share({ v in v.contains(where: { !$0.isNumber }) && DateRule.normalize(v, order: .mdy).valid }) { return .date }
         return nil
+    }
+
+    /// A decimal with at least three places within ±180: how lists give latitudes and longitudes.
+    public static func isDegrees(_ text: String) -> Bool {
+        guard let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 3,
+              let value = Coordinate.degrees(text) else { return false }
+        return abs(value) <= 180
     }
 
     public static func suggest(header: String, values: [String], column: Int) -> Suggestion {
