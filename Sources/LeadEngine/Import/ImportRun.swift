@@ -207,9 +207,12 @@ public final class ImportRun: @unchecked Sendable {
                             rows = []
                             rows.reserveCapacity(handOff)
                             if failure.error != nil { return }
+                            // Interrupted: the rows read so far go through; no more are read.
+                            if Interruption.requested != 0 { return }
                         }
                     }
                     if !rows.isEmpty { rowsQueue.put(.rows(rows, plan)) }
+                    if Interruption.requested != 0 { return }
                 }
             } catch {
                 failure.record(error)
