@@ -106,6 +106,17 @@ public final class WebhookDestination: Destination {
         address.set("postal_code", a.postalCode)
         address.set("formatted", a.formatted)
         o.set("address", json: address.text)
+        // Only where there is one, so that a lead without either hashes as before they were sent.
+        if let extensionNumber = lead.phoneExtension { o.set("phone_extension", extensionNumber) }
+        if let m = lead.mailingAddress, m.hasDeliveryLine || m.city != nil || m.postalCode != nil {
+            var mailing = JSONObject()
+            mailing.set("line", m.deliveryLine)
+            mailing.set("city", m.city)
+            mailing.set("state", m.state)
+            mailing.set("postal_code", m.postalCode)
+            mailing.set("formatted", m.formatted)
+            o.set("mailing_address", json: mailing.text)
+        }
     }
 
     /// For a plan: the document's fields (`address.city` for a part of the address). A catch

@@ -16,6 +16,23 @@ public struct ColumnPlan: Sendable {
     }
     /// Column index → field.
     public var fields: [Int: LeadField]
+    /// A list with a mailing address and no property address (an owner list of mailing columns
+    /// alone): the mailing columns are taken as the address, the only one the leads have, so
+    /// that contacts and a campaign get it. True when they were.
+    public mutating func useMailingAsAddress() -> Bool {
+        let property: Set<LeadField> = [.address, .unit, .city, .state, .zip]
+        let mailing: [LeadField: LeadField] = [.mailingAddress: .address, .mailingCity: .city, .mailingState: .state, .mailingZip: .zip]
+        guard !fields.values.contains(where: property.contains), fields.values.contains(.mailingAddress) else { return false }
+        for (k, field) in fields { if let own = mailing[field] { fields[k] = own } }
+        return true
+    }
+
+    /// The columns no field takes and the mapping does not ignore, by name: kept as extras (or
+    /// dropped), and named in the run's summary so that a column nobody mapped is seen.
+    public var unmappedColumns: [String] {
+        let names = columnNames
+        return names.indices.filter { fields[$0] == nil && !ignored.contains($0) }.map { names[$0] }
+    }
     /// Column index → transforms to apply first.
     public var transforms: [Int: ColumnRule]
     /// Columns the mapping ignores: neither a field nor an extra.

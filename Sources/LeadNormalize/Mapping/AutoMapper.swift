@@ -1,9 +1,9 @@
 import Foundation
 import LeadCore
 
-/// Suggests a mapping from headers and the shape of the data: header synonyms (English and
-/// common Spanish ones) and what the values look like (a column of email addresses is email
-/// whatever its header), each suggestion with a confidence from 0 to 1.
+/// Suggests a mapping from headers and the shape of the data: header synonyms (English, and
+/// common Spanish and French ones) and what the values look like (a column of email addresses
+/// is email whatever its header), each suggestion with a confidence from 0 to 1.
 public enum AutoMapper {
     public struct Suggestion: Sendable, Equatable {
         public var column: Int
@@ -17,24 +17,24 @@ public enum AutoMapper {
     public static let threshold = 0.7
 
     static let synonyms: [(LeadField, [String])] = [
-        (.email, ["email", "e-mail", "email address", "e-mail address", "emails", "primary email", "correo", "correo electronico", "email 1"]),
-        (.firstName, ["first name", "first", "given name", "firstname", "fname", "owner first name", "owner 1 first name", "nombre", "primer nombre"]),
-        (.lastName, ["last name", "last", "surname", "family name", "lastname", "lname", "owner last name", "owner 1 last name", "apellido", "apellidos"]),
-        (.fullName, ["name", "full name", "contact", "contact name", "owner name", "owner", "owner 1", "client", "lead name", "nombre completo", "cliente"]),
-        (.mobile, ["mobile", "cell", "cell phone", "mobile phone", "cellphone", "celular", "movil", "telefono movil"]),
+        (.email, ["email", "e-mail", "email address", "e-mail address", "emails", "primary email", "correo", "correo electronico", "email 1", "courriel", "adresse courriel", "adresse email", "adresse e-mail", "adresse electronique"]),
+        (.firstName, ["first name", "first", "given name", "firstname", "fname", "owner first name", "owner 1 first name", "nombre", "primer nombre", "prenom"]),
+        (.lastName, ["last name", "last", "surname", "family name", "lastname", "lname", "owner last name", "owner 1 last name", "apellido", "apellidos", "nom", "nom de famille"]),
+        (.fullName, ["name", "full name", "contact", "contact name", "owner name", "owner", "owner 1", "client", "lead name", "nombre completo", "cliente", "nom complet"]),
+        (.mobile, ["mobile", "cell", "cell phone", "mobile phone", "cellphone", "celular", "movil", "telefono movil", "portable", "telephone portable"]),
         (.phone, ["phone", "phone number", "telephone", "tel", "home phone", "work phone", "phone 1", "primary phone", "telefono", "numero de telefono"]),
         (.unit, ["unit", "apt", "apartment", "suite", "address 2", "address line 2", "street 2", "unit number"]),
-        (.address, ["address", "street", "street address", "property address", "site address", "address 1", "address line 1", "street 1", "mailing street", "direccion", "domicilio", "calle"]),
-        (.city, ["city", "town", "property city", "site city", "locality", "ciudad", "municipio"]),
+        (.address, ["address", "street", "street address", "property address", "site address", "address 1", "address line 1", "street 1", "mailing street", "direccion", "domicilio", "calle", "adresse", "rue"]),
+        (.city, ["city", "town", "property city", "site city", "locality", "ciudad", "municipio", "ville", "commune"]),
         (.state, ["state", "province", "st", "property state", "site state", "state/province", "estado", "provincia"]),
-        (.zip, ["zip", "zip code", "zipcode", "postal code", "postcode", "property zip", "site zip", "zip/postal code", "codigo postal", "cp"]),
-        (.country, ["country", "pais"]),
+        (.zip, ["zip", "zip code", "zipcode", "postal code", "postcode", "property zip", "site zip", "zip/postal code", "codigo postal", "cp", "code postal"]),
+        (.country, ["country", "pais", "pays"]),
         (.mailingAddress, ["mailing address", "mail address", "owner mailing address", "mailing address 1"]),
         (.mailingCity, ["mailing city", "mail city"]),
         (.mailingState, ["mailing state", "mail state"]),
         (.mailingZip, ["mailing zip", "mail zip", "mailing zip code", "mailing postal code"]),
-        (.company, ["company", "organization", "organisation", "business", "company name", "empresa", "compania"]),
-        (.notes, ["notes", "note", "comments", "comment", "description", "notas", "comentarios"]),
+        (.company, ["company", "organization", "organisation", "business", "company name", "empresa", "compania", "entreprise", "societe"]),
+        (.notes, ["notes", "note", "comments", "comment", "description", "notas", "comentarios", "remarques", "commentaires"]),
         (.source, ["source", "lead source", "fuente", "origen"]),
         (.status, ["status", "stage", "lead status", "estado del lead"]),
         (.latitude, ["latitude", "lat", "property latitude", "site latitude", "gps latitude", "latitud"]),
