@@ -33,6 +33,8 @@ struct AddressParser {
         readDeliveryAndCity(AddressRule.tokenize(input), withCity: false)
     }
 
+    static let attentionWords: Set<String> = ["ATTN", "ATTENTION", "C/O"]
+
     /// Puts the recipient and the leftovers in the address, and the country.
     mutating func finish() {
         address.recipient = AddressRule.joined(recipient)
@@ -69,7 +71,7 @@ struct AddressParser {
         if let anchor = anchorIndex(tokens) {
             takeRecipientAndUnits(tokens[..<anchor])
             let anchorSegment = tokens[anchor].segment
-            let delivery = tokens[anchor...].prefix { $0.segment == anchorSegment }
+            var delivery = tokens[anchor...].prefix { $0.segment == anchorSegment }
             var later = single ? [] : segments.filter { $0.first!.segment > anchorSegment }
             var city: ArraySlice<AddressToken>?
             if withCity, let last = later.last, isCitySegment(last) {
@@ -82,9 +84,25 @@ struct AddressParser {
                     later.removeLast()
                 }
             }
-            let tail = parseDelivery(Array(delivery), cityFromTail: withCity && city == nil)
+            // No comma before the city: a place the ZIP code or the state has ends the street.
+            if withCity && city == nil, isHouseNumber(tokens[anchor]), let start = knownCityStart(delivery, earliest: anchor + 2) {
+                city = delivery[start...]
+                delivery = delivery[..<start]
+            }
+            let cityFromTail = withCity && city == nil
+            let tail = parseDelivery(Array(delivery), cityFromTail: cityFromTail)
+            // `1800 M Street, NW, Washington`, `Peachtree Street, NE Suite 2000 Atlanta`.
+            if let next = later.first ?? city, next.first?.segment == anchorSegment + 1, takePostdirectional(opening: next) {
+                if later.isEmpty {
+                    city = city?.dropFirst()
+                    if city?.isEmpty == true { city = nil }
+                } else {
+                    later[0] = later[0].dropFirst()
+                    if later[0].isEmpty { later.removeFirst() }
+                }
+            }
             for segment in later { takeSecondarySegment(segment) }
-            if withCity && city == nil { takeCity(tail) } else { leftover += tail }
+            if cityFromTail { takeCity(tail) } else { leftover += tail }
             if let city { takeCity(Array(city)) }
             return
         }
@@ -134,6 +152,12 @@ struct AddressParser {
 
     /// A segment after the street: a unit (`Apt 4`), a box (`PO Box 9`), else kept as written.
     private mutating func takeSecondarySegment(_ segment: ArraySlice<AddressToken>) {
+        // `111 W. Monroe, 12C, Chicago`: a unit without a designator, alone in its segment.
+        if segment.count == 1, let only = segment.first, isBareUnitID(only), address.streetName != nil,
+           address.unitType == nil, address.unitID == nil {
+            address.unitID = only.text
+            return
+        }
         var k = segment.startIndex
         while k < segment.endIndex {
             if let end = unitRun(segment, at: k) {
@@ -156,7 +180,13 @@ struct AddressParser {
         var words: [AddressToken] = []
         var k = 0
         while k < tokens.count {
-            if let end = unitRun(tokens[...], at: k) {
+            // `ATTN: Regus`, `C/O DTZ` after the street: kept as written, to the end of its segment.
+            if Self.attentionWords.contains(tokens[k].key) {
+                let segment = tokens[k].segment
+                let end = tokens[k...].firstIndex { $0.segment != segment } ?? tokens.endIndex
+                leftover += tokens[k..<end]
+                k = end
+            } else if let end = unitRun(tokens[...], at: k) {
                 takeUnit(tokens[k..<end])
                 k = end
             } else if let end = mailStopRun(tokens, at: k) {
@@ -169,6 +199,12 @@ struct AddressParser {
                 words.append(tokens[k])
                 k += 1
             }
+        }
+        // `Unit 2 East`, `Apt 13 C` with no state or ZIP code after: a direction or a letter is no city.
+        if words.count == 1, address.state == nil, address.postalCode == nil,
+           words[0].isDirectional || (words[0].key.utf8.count == 1 && address.houseNumber != nil) {
+            leftover += words
+            return
         }
         if let city = AddressRule.joined(words) {
             if address.city == nil { address.city = city } else { leftover += words }

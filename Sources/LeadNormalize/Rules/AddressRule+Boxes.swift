@@ -57,11 +57,13 @@ extension AddressParser {
         // Routes.
         var boxRequired = false
         switch tokens[i].key {
-        case "RR", "RFD", "HC", "HCR", "PSC", "CMR": words = 1
+        case "HC", "HCR": words = ["ROUTE", "RTE", "RT"].contains(key(i + 1) ?? "") ? 2 : 1
+        case "RR", "RFD", "PSC", "CMR": words = 1
         case "R" where key(i + 1) == "R": words = 2
         case "RURAL" where ["ROUTE", "RTE", "RT"].contains(key(i + 1) ?? ""): words = 2
         case "STAR" where ["ROUTE", "RTE", "RT"].contains(key(i + 1) ?? ""): words = 2
-        case "HIGHWAY" where key(i + 1) == "CONTRACT": words = key(i + 2) == "ROUTE" ? 3 : 2
+        case "HIGHWAY" where key(i + 1) == "CONTRACT", "HWY" where key(i + 1) == "CONTRACT":
+            words = ["ROUTE", "RTE", "RT"].contains(key(i + 2) ?? "") ? 3 : 2
         case "RD", "ROUTE", "RTE", "RT", "UNIT":
             words = 1
             boxRequired = true

@@ -80,6 +80,8 @@ extension AddressParser {
             guard let code = StateTable.code(forKey: key) else { continue }
             let previous: AddressToken? = n > length && tokens[n - length - 1].segment == segment ? tokens[n - length - 1] : nil
             if !hasPostalCode, let previous, !stateFollows(previous, word: key, length: length, in: tokens[..<(n - length)]) { continue }
+            // `Peachtree Street, NE`: a directional alone after a street is its post-directional.
+            if !hasPostalCode, previous == nil, length == 1, words[n - 1].isDirectional, n >= 2, tokens[n - 2].suffix != nil { continue }
             address.state = code
             tokens.removeLast(length)
             return

@@ -18,11 +18,17 @@ extension AddressParser {
             if address.unitID == nil { address.unitID = unit } else { leftover.append(AddressToken(text: unit, key: unit, segment: t[k].segment, position: t[k].position)) }
             address.houseNumber = house
             k += 1
-        } else if k < t.count, isHouseNumber(t[k]) {
+        } else if k < t.count, isHouseNumber(t[k]) || (k == 0 && isSpelledHouseNumber(t, at: 0)) {
             address.houseNumber = t[k].text
             k += 1
         }
         if address.houseNumber != nil, k < t.count, Self.fractions.contains(t[k].key) {
+            address.houseNumber! += " " + t[k].text
+            k += 1
+        }
+        // `4922 B South Cornell Ave`: a letter between the number and a directional is the number's.
+        if address.houseNumber != nil, k + 2 < t.count, t[k].key.utf8.count == 1, t[k].key.utf8.allSatisfy(AddressToken.isLetter),
+           !t[k].isDirectional, t[k + 1].isDirectional {
             address.houseNumber! += " " + t[k].text
             k += 1
         }
@@ -57,7 +63,12 @@ extension AddressParser {
             unitTail = Array(street[k...])
             street = Array(street[..<u])
         }
-        let nameTail = parseStreetName(street, cityFromTail: cityFromTail)
+        var nameTail = parseStreetName(street, cityFromTail: cityFromTail)
+        // `Grand Ave. 600`, `Broadway Street 10`, `Canal Street C1S`: a unit without a designator.
+        if let first = nameTail.first, isBareUnitID(first), address.unitType == nil, address.unitID == nil, address.streetName != nil {
+            address.unitID = first.text
+            nameTail.removeFirst()
+        }
         return nameTail + unitTail + after
     }
 
@@ -77,6 +88,30 @@ extension AddressParser {
 
     static let fractions: Set<String> = ["1/2", "1/4", "3/4", "1/3", "2/3", "½", "¼", "¾"]
 
+    /// A unit's id written without a designator (`600`, `12C`, `C1S`, `M-9`): a short word with a
+    /// digit, not an ordinal (`5th`) nor a fraction.
+    func isBareUnitID(_ t: AddressToken) -> Bool {
+        guard t.hasDigit, t.key.utf8.count <= 6, !Self.fractions.contains(t.key) else { return false }
+        let letters = t.key.utf8.drop(while: AddressToken.isDigit)
+        let ordinal = ["ST", "ND", "RD", "TH"].contains(String(letters) ?? "") && letters.count < t.key.utf8.count
+        return !ordinal
+    }
+
+    /// House numbers written as words (`One S. Dearborn St`, `Fifty N. Front St`).
+    static let numberWords: Set<String> = [
+        "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "ELEVEN", "TWELVE", "TWENTY",
+        "THIRTY", "FORTY", "FIFTY", "SIXTY", "SEVENTY", "EIGHTY", "NINETY", "HUNDRED",
+    ]
+
+    /// A number word opening a segment, then a directional or a street type within three words,
+    /// where no house number in figures follows.
+    func isSpelledHouseNumber(_ t: [AddressToken], at i: Int) -> Bool {
+        guard Self.numberWords.contains(t[i].key), i == 0 || t[i - 1].segment != t[i].segment else { return false }
+        let rest = t[(i + 1)...].prefix { $0.segment == t[i].segment }
+        guard let next = rest.first, !t[(i + 1)...].contains(where: { $0.isAllDigits && $0.segment == t[i].segment }) else { return false }
+        return (next.isDirectional && rest.count >= 2) || rest.dropFirst().prefix(3).contains { $0.isCommonSuffix }
+    }
+
     /// `10-123` → unit `10`, civic number `123`.
     static func unitCivic(_ t: AddressToken) -> (String, String)? {
         guard let dash = t.text.firstIndex(of: "-") else { return nil }
@@ -90,6 +125,14 @@ extension AddressParser {
     mutating func parseStreetName(_ s: [AddressToken], cityFromTail: Bool) -> [AddressToken] {
         guard !s.isEmpty else { return [] }
         func isDirectional(_ t: AddressToken) -> Bool { t.isDirectional }
+        /// `ST` that is Saint: at the name's start (`N St Louis`), or with another street type
+        /// after the next word (`Port St Lucie Blvd`).
+        func isSaint(_ c: Int) -> Bool {
+            guard s[c].key == "ST", c + 1 < s.count else { return false }
+            let next = s[c + 1]
+            guard next.suffix == nil, !next.isDirectional, next.unit == nil, !next.hasDigit else { return false }
+            return (c == 1 && isDirectional(s[0])) || s[(c + 1)...].contains { $0.isCommonSuffix && $0.suffix != "ST" }
+        }
         /// A post-directional at `j`: a short one always; a word (`North`) only where no city can follow.
         func postdirectional(at j: Int) -> Bool {
             j < s.count && isDirectional(s[j]) && (s[j].key.utf8.count <= 2 || !cityFromTail || j == s.count - 1)
@@ -101,8 +144,10 @@ extension AddressParser {
                 address.streetPredirectional = s[0].text
                 nameStart = 1
             }
-            address.streetName = AddressRule.joined(s[nameStart...number])
             var j = number + 1
+            // `Highway 71 Business`, `US 17 Alt`.
+            if j < s.count, ["BUSINESS", "BUS", "ALT", "ALTERNATE", "BYPASS"].contains(s[j].key) { j += 1 }
+            address.streetName = AddressRule.joined(s[nameStart..<j])
             if postdirectional(at: j) {
                 address.streetPostdirectional = s[j].text
                 j += 1
@@ -121,13 +166,19 @@ extension AddressParser {
         var chosen: Int?
         if cityFromTail {
             var first: Int?
-            for c in s.indices.dropFirst() where s[c].suffix != nil {
+            for c in s.indices.dropFirst() where s[c].suffix != nil && !isSaint(c) {
                 if first == nil { first = c }
                 if s[c].isCommonSuffix { chosen = c; break }
             }
             chosen = chosen ?? first
+            // `6330 S Stony Island`, `2010 N Central Park` with nothing after: a rarer street type
+            // ending a street line alone is part of its name.
+            if let c = chosen, c == s.count - 1, !s[c].isCommonSuffix, address.state == nil, address.postalCode == nil { chosen = nil }
+            // `6190 Turkey Run Court` with nothing after: the last street type ends the street, not
+            // the first (no city is `COURT`).
+            if let c = chosen, c + 2 == s.count, s[c + 1].isCommonSuffix, address.state == nil, address.postalCode == nil { chosen = c + 1 }
         } else {
-            chosen = s.indices.dropFirst().last { s[$0].suffix != nil }
+            chosen = s.indices.dropFirst().last { s[$0].suffix != nil && !isSaint($0) }
         }
         if let c = chosen {
             var nameStart = 0
@@ -150,9 +201,15 @@ extension AddressParser {
         }
         var start = 0, end = s.count
         if s.count >= 2, isDirectional(s[0]) { start = 1; address.streetPredirectional = s[0].text }
+        // `860 W Blackhawk 305 Chicago`: a number after the name starts what follows the street.
+        var rest: [AddressToken] = []
+        if let cut = s.indices.dropFirst(start + 1).first(where: { isBareUnitID(s[$0]) }) {
+            rest = Array(s[cut...])
+            end = cut
+        }
         if end - start >= 2, isDirectional(s[end - 1]) { end -= 1; address.streetPostdirectional = s[end].text }
         address.streetName = AddressRule.joined(s[start..<end])
-        return []
+        return rest
     }
 
     /// A highway name's first word and its number's index: a highway word (`HWY`, `ROUTE`,
@@ -165,7 +222,7 @@ extension AddressParser {
             let qualified = h > 0 && s[h - 1].isQualifier
             guard USPSTables.highwayWords[key] != nil || (qualified && (key == "ROAD" || key == "RD")) else { continue }
             var number = h + 1
-            if number < s.count, s[number].isHash { number += 1 }
+            if number < s.count, s[number].isHash || s[number].key == "NO" { number += 1 }
             guard number < s.count else { continue }
             let n = s[number]
             let countyLetters = qualified && n.key.utf8.count <= 3 && n.key.utf8.allSatisfy(AddressToken.isLetter)

@@ -72,6 +72,8 @@ enum USPSTables {
         "APTS": "APT", "STES": "STE", "FLR": "FL", "BLD": "BLDG", "UNT": "UNIT", "PMB": "PMB",
         // Canada Post's French designators: appartement, bureau (suite), pièce.
         "APP": "APT", "APPARTEMENT": "APT", "BUREAU": "STE",
+        // Not Publication 28's, but written in lists as a designator: kept as written.
+        "CONDO": "CONDO",
     ]
     /// Designators that take no number (`REAR`, `BSMT`).
     static let unitsWithoutID: Set<String> = ["BSMT", "FRNT", "LBBY", "LOWR", "OFC", "PH", "REAR", "SIDE", "UPPR"]
@@ -92,13 +94,13 @@ enum USPSTables {
         "HIGHWAY": "HIGHWAY", "HWY": "HIGHWAY", "HIWAY": "HIGHWAY", "HWAY": "HIGHWAY", "HIGHWY": "HIGHWAY", "HIWY": "HIGHWAY",
         "ROUTE": "ROUTE", "RTE": "ROUTE", "RT": "ROUTE", "INTERSTATE": "INTERSTATE", "FM": "FM", "SR": "STATE ROUTE",
         "CR": "COUNTY ROAD", "SH": "STATE HIGHWAY", "US": "US HIGHWAY", "I": "INTERSTATE", "TOWNSHIP": "TOWNSHIP",
-        "LOOP": "LOOP", "SPUR": "SPUR",
+        "LOOP": "LOOP", "SPUR": "SPUR", "BUSINESS": "BUSINESS",
     ]
     /// Words that qualify a highway word before it (`STATE ROUTE 9`, `COUNTY ROAD 12`,
     /// `US HWY 50`), with their USPS spelling. `ROAD` is a highway word only after one of these.
     static let highwayQualifiers: [String: String] = [
         "US": "US", "USA": "US", "STATE": "STATE", "ST": "STATE", "COUNTY": "COUNTY", "CO": "COUNTY", "CNTY": "COUNTY",
         "CTY": "COUNTY", "RANCH": "RANCH", "FARM": "FARM", "OLD": "OLD", "TOWNSHIP": "TOWNSHIP", "TWP": "TOWNSHIP",
-        "PROVINCIAL": "PROVINCIAL", "PARISH": "PARISH",
+        "PROVINCIAL": "PROVINCIAL", "PARISH": "PARISH", "COUNTRY": "COUNTRY",
     ]
 }
