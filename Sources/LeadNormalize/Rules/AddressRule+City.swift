@@ -2,10 +2,11 @@ import LeadCore
 
 /// The city told from the street by the places ZIP codes cover (`ZipCities`).
 extension AddressParser {
-    /// Where a known place starts at the end of `words`, at `earliest` or later: the place of the
-    /// address's ZIP code if it is written there, else the longest place of the state (the ZIP
-    /// code's state when none is written). A one-word place that is also a street word (`Court`,
-    /// `Park`, `North`) counts only as the ZIP code's own place.
+    /// Where a known place starts at the end of `words`, at `earliest` or later: the longest
+    /// place of the state (the ZIP code's state when none is written) that holds the ZIP code's
+    /// own place (`E Grand Rapids` where the ZIP code says `Grand Rapids`), else the ZIP code's
+    /// place, else the longest place of the state. A one-word place that is also a street word
+    /// (`Court`, `Park`, `North`) counts only as the ZIP code's own place.
     func knownCityStart(_ words: ArraySlice<AddressToken>, earliest: Int) -> Int? {
         let zipPlace = address.postalCode.flatMap(ZipCities.place(zip:))
         guard let state = address.state ?? zipPlace?.state else { return nil }
@@ -17,7 +18,7 @@ extension AddressParser {
             let run = words[start..<end]
             guard !run.contains(where: { $0.isHash || $0.startsWithDigit }) else { continue }
             let key = ZipCities.key(run.lazy.map(\.key))
-            if key == zipPlace?.key { return start }
+            if key == zipPlace?.key { return best ?? start }
             guard best == nil, ZipCities.isPlace(key, in: state) else { continue }
             let one = run.count == 1 ? run.first : nil
             if let one, one.suffix != nil || one.isDirectional || one.unit != nil || one.isStateCode { continue }

@@ -127,6 +127,8 @@ extension AddressParser {
         func isDirectional(_ t: AddressToken) -> Bool { t.isDirectional }
         /// `ST` that is Saint: at the name's start (`N St Louis`), or with another street type
         /// after the next word (`Port St Lucie Blvd`).
+        /// A rarer street type right after a directional is the name (`N Wells`, `S Stony Island`).
+        func isNameAfterDirectional(_ c: Int) -> Bool { c == 1 && isDirectional(s[0]) && !s[c].isCommonSuffix }
         func isSaint(_ c: Int) -> Bool {
             guard s[c].key == "ST", c + 1 < s.count else { return false }
             let next = s[c + 1]
@@ -166,7 +168,7 @@ extension AddressParser {
         var chosen: Int?
         if cityFromTail {
             var first: Int?
-            for c in s.indices.dropFirst() where s[c].suffix != nil && !isSaint(c) {
+            for c in s.indices.dropFirst() where s[c].suffix != nil && !isSaint(c) && !isNameAfterDirectional(c) {
                 if first == nil { first = c }
                 if s[c].isCommonSuffix { chosen = c; break }
             }
@@ -178,7 +180,7 @@ extension AddressParser {
             // the first (no city is `COURT`).
             if let c = chosen, c + 2 == s.count, s[c + 1].isCommonSuffix, address.state == nil, address.postalCode == nil { chosen = c + 1 }
         } else {
-            chosen = s.indices.dropFirst().last { s[$0].suffix != nil && !isSaint($0) }
+            chosen = s.indices.dropFirst().last { s[$0].suffix != nil && !isSaint($0) && !isNameAfterDirectional($0) }
         }
         if let c = chosen {
             var nameStart = 0
