@@ -11,7 +11,7 @@ extension AddressParser {
         let zipPlace = address.postalCode.flatMap(ZipCities.place(zip:))
         guard let state = address.state ?? zipPlace?.state else { return nil }
         let end = words.endIndex
-        let first = max(earliest, end - ZipCities.table.longest)
+        let first = max(earliest, end - ZipCities.longest)
         guard first < end else { return nil }
         var best: Int?
         for start in first..<end {
