@@ -108,6 +108,11 @@ struct AddressParser {
         }
         // No house number and no box: a city alone (`Wausau, WI 54403`), or a street without a
         // number (`Hwy 50 Pueblo CO`, `Main St, Springfield, IL`).
+        // `C/O Glenn M Koogler` on a line of its own: the recipient.
+        if single, Self.attentionWords.contains(firstToken.key) {
+            recipient += tokens
+            return
+        }
         if single {
             let only = tokens
             let streetLike = only.indices.contains { k in

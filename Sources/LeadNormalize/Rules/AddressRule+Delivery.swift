@@ -73,6 +73,10 @@ extension AddressParser {
     }
 
     static let boxWords: Set<String> = ["BOX", "BX", "POB", "POBOX", "DRAWER", "LOCKBOX"]
+    /// Floors written as words (`Second Floor`, `Ground Floor`).
+    static let floorWords: Set<String> = [
+        "GROUND", "FIRST", "SECOND", "THIRD", "FOURTH", "FIFTH", "SIXTH", "SEVENTH", "EIGHTH", "NINTH", "TENTH",
+    ]
     /// Words that number a file or bin at a box (`File 74155 PO Box 60000`), written before it: a unit.
     static let boxSideUnits: Set<String> = ["FILE", "BIN", "MSC"]
     /// Route designators (Publication 28 §24–25, and military PSC/CMR units) with their USPS form.
@@ -98,12 +102,17 @@ extension AddressParser {
                 let letter = j + 1 < end ? tokens[j + 1] : nil
                 if let letter, letter.segment == t.segment, tokens[j].isAllDigits, letter.key.utf8.count == 1,
                    letter.key.utf8.allSatisfy(AddressToken.isLetter), !letter.isDirectional { return j + 2 }
+                // `Unit 2 East` ending a line with no state or ZIP code after: the side is the id's.
+                if let letter, letter.segment == t.segment, letter.isDirectional, j + 2 == end,
+                   address.state == nil, address.postalCode == nil { return j + 2 }
                 return j + 1
             }
             return bare && t.isUnitWithoutID ? k + 1 : nil
         }
         // `5th Floor`, `2nd Fl`.
-        if k + 1 < end, t.startsWithDigit, tokens[k + 1].unit == "FL", tokens[k + 1].segment == t.segment { return k + 2 }
+        if k + 1 < end, t.startsWithDigit || Self.floorWords.contains(t.key), tokens[k + 1].unit == "FL", tokens[k + 1].segment == t.segment {
+            return k + 2
+        }
         return nil
     }
 
@@ -123,7 +132,7 @@ extension AddressParser {
         if first.isHash {
             address.unitType = "#"
             address.unitID = run.dropFirst().first?.text
-        } else if first.startsWithDigit, let floor = run.dropFirst().first {
+        } else if first.startsWithDigit || Self.floorWords.contains(first.key), let floor = run.dropFirst().first {
             address.unitType = floor.text
             address.unitID = first.text
         } else {

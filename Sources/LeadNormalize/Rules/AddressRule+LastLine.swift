@@ -94,6 +94,10 @@ extension AddressParser {
     /// state name follows a bare house number (`123 Washington`).
     private func stateFollows(_ previous: AddressToken, word: String, length: Int, in before: ArraySlice<AddressToken>) -> Bool {
         if previous.startsWithDigit { return false }
+        // `3719 Old Alabama`, `333 North Michigan`: a state's name after a house number and one
+        // word is the street's.
+        let line = before.reversed().prefix { $0.segment == previous.segment }
+        if word.utf8.count > 2, line.count <= 2, line.last?.startsWithDigit == true { return false }
         let info = WordInfo.table[word] ?? .none
         let streetWord = info.suffix != nil || info.unit != nil || info.flags.contains(.directional)
         guard length == 1, streetWord else { return true }

@@ -26,9 +26,11 @@ extension AddressParser {
             address.houseNumber! += " " + t[k].text
             k += 1
         }
-        // `4922 B South Cornell Ave`: a letter between the number and a directional is the number's.
+        // `4922 B South Cornell Ave`, `1809 C Cross Beam Dr`: a letter after the number, before a
+        // directional or a word (not a street type: `1800 M Street`; not initials: `L B J Fwy`,
+        // `C and N Smith Mill Rd`), is the number's.
         if address.houseNumber != nil, k + 2 < t.count, t[k].key.utf8.count == 1, t[k].key.utf8.allSatisfy(AddressToken.isLetter),
-           !t[k].isDirectional, t[k + 1].isDirectional {
+           !t[k].isDirectional, t[k].key != "I", t[k + 1].isDirectional || Self.isPlainWord(t[k + 1]) {
             address.houseNumber! += " " + t[k].text
             k += 1
         }
@@ -95,6 +97,11 @@ extension AddressParser {
         let letters = t.key.utf8.drop(while: AddressToken.isDigit)
         let ordinal = ["ST", "ND", "RD", "TH"].contains(String(letters) ?? "") && letters.count < t.key.utf8.count
         return !ordinal
+    }
+
+    /// A word of three letters or more that is not a street type nor `AND`.
+    static func isPlainWord(_ t: AddressToken) -> Bool {
+        t.key.utf8.count >= 3 && t.key.utf8.allSatisfy(AddressToken.isLetter) && t.suffix == nil && t.key != "AND"
     }
 
     /// House numbers written as words (`One S. Dearborn St`, `Fifty N. Front St`).
