@@ -206,9 +206,14 @@ struct AddressParser {
             }
         }
         // `Unit 2 East`, `Apt 13 C` with no state or ZIP code after: a direction or a letter is no city.
-        if words.count == 1, address.state == nil, address.postalCode == nil,
-           words[0].isDirectional || (words[0].key.utf8.count == 1 && address.houseNumber != nil) {
+        if words.count == 1, address.state == nil, address.postalCode == nil, words[0].isDirectional {
             leftover += words
+            return
+        }
+        // `4315 Webster Avenue LH`: one or two letters after the street, nothing after them.
+        if words.count == 1, address.state == nil, address.postalCode == nil, address.houseNumber != nil,
+           words[0].key.utf8.count <= 2, words[0].key.utf8.allSatisfy(AddressToken.isLetter) {
+            if address.unitID == nil && address.unitType == nil { address.unitID = words[0].text } else { leftover += words }
             return
         }
         if let city = AddressRule.joined(words) {

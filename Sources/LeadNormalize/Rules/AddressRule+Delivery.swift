@@ -92,7 +92,12 @@ extension AddressParser {
             let id = tokens[j]
             return id.hasDigit || (id.key.utf8.count <= 2 && id.key.utf8.allSatisfy(AddressToken.isLetter) && id.suffix == nil)
         }
-        if t.isHash { return k + 1 < end && tokens[k + 1].segment == t.segment ? k + 2 : nil }
+        if t.isHash {
+            guard k + 1 < end, tokens[k + 1].segment == t.segment else { return nil }
+            // `# APT 2`: the hash before a designator is the designator's.
+            if tokens[k + 1].unit != nil, let run = unitRun(tokens, at: k + 1, bare: bare) { return run }
+            return k + 2
+        }
         if t.unit != nil || designator {
             var j = k + 1
             // `Apt #4`, `Apt. No. 5`.
@@ -129,7 +134,9 @@ extension AddressParser {
             leftover += run
             return
         }
-        if first.isHash {
+        if first.isHash, run.count > 2, run.dropFirst().first?.unit != nil {
+            takeUnit(run.dropFirst())
+        } else if first.isHash {
             address.unitType = "#"
             address.unitID = run.dropFirst().first?.text
         } else if first.startsWithDigit || Self.floorWords.contains(first.key), let floor = run.dropFirst().first {

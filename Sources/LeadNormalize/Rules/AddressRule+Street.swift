@@ -30,7 +30,8 @@ extension AddressParser {
         // directional or a word (not a street type: `1800 M Street`; not initials: `L B J Fwy`,
         // `C and N Smith Mill Rd`), is the number's.
         if address.houseNumber != nil, k + 2 < t.count, t[k].key.utf8.count == 1, t[k].key.utf8.allSatisfy(AddressToken.isLetter),
-           !t[k].isDirectional, t[k].key != "I", t[k + 1].isDirectional || Self.isPlainWord(t[k + 1]) {
+           !t[k].isDirectional, t[k].key != "I", !(t[k].key == "U" && t[k + 1].key == "S"),
+           t[k + 1].isDirectional || Self.isPlainWord(t[k + 1]) {
             address.houseNumber! += " " + t[k].text
             k += 1
         }
@@ -186,8 +187,20 @@ extension AddressParser {
             // `6190 Turkey Run Court` with nothing after: the last street type ends the street, not
             // the first (no city is `COURT`).
             if let c = chosen, c + 2 == s.count, s[c + 1].isCommonSuffix, address.state == nil, address.postalCode == nil { chosen = c + 1 }
+            // `Priority Way West Dr`: a directional and a street type after it are no city.
+            if let c = chosen, c + 3 == s.count, isDirectional(s[c + 1]), s[c + 2].suffix != nil { chosen = c + 2 }
         } else {
             chosen = s.indices.dropFirst().last { s[$0].suffix != nil && !isSaint($0) && !isNameAfterDirectional($0) }
+            // `850 Jaeger St Jaeger Square`, `3705 N Overlook Blvd Overlook Park Flats`: two words or
+            // more after a common street type, none a directional, not ending in a road's type
+            // (`River Rd Liberty Grove Rd`), are a building's or complex's name, kept as written;
+            // the street ends at the first common type.
+            let nameStart = isDirectional(s[0]) ? 2 : 1
+            if let first = s.indices.dropFirst(nameStart).first(where: { s[$0].isCommonSuffix && !isSaint($0) }), let c = chosen, first < c,
+               s.count - first - 1 >= 2, !s[(first + 1)...].contains(where: { $0.isDirectional || $0.hasDigit }),
+               !USPSTables.roadSuffixes.contains(s[s.count - 1].suffix ?? "") {
+                chosen = first
+            }
         }
         if let c = chosen {
             var nameStart = 0
@@ -195,10 +208,18 @@ extension AddressParser {
                 address.streetPredirectional = s[0].text
                 nameStart = 1
             }
-            address.streetName = AddressRule.joined(s[nameStart..<c])
+            // `Ballast Pt W Blvd`, `New Mexico NW Av`: an abbreviated directional before the street
+            // type, after a name of its own (not a grid number: `2700 N Ave`), is the
+            // post-directional; a word stays in the name (`Old North Rd`, `Park Circle East Rd`).
+            var nameEnd = c
+            if c - 1 > nameStart, isDirectional(s[c - 1]), s[c - 1].key.utf8.count <= 2, !s[c - 2].startsWithDigit {
+                nameEnd = c - 1
+                address.streetPostdirectional = s[c - 1].text
+            }
+            address.streetName = AddressRule.joined(s[nameStart..<nameEnd])
             address.streetSuffix = s[c].text
             var j = c + 1
-            if postdirectional(at: j) {
+            if address.streetPostdirectional == nil, postdirectional(at: j) {
                 address.streetPostdirectional = s[j].text
                 j += 1
             }
