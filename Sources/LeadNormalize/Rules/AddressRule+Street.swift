@@ -6,7 +6,7 @@ extension AddressParser {
     /// when `cityFromTail`, else kept as written).
     mutating func parseDelivery(_ t: [AddressToken], cityFromTail: Bool) -> [AddressToken] {
         guard !t.isEmpty else { return [] }
-        if let box = boxPhrase(t, at: 0) { return takeBox(t, box) }
+        if let box = boxPhrase(t, at: 0) { return takeBoxWithNumbers(t, box) }
         var k = 0
         // A unit written before the number (`Suite 200 100 King St`).
         while k < t.count, let end = unitRun(t[...], at: k) {

@@ -121,10 +121,10 @@ import Testing
         #expect(accuracy >= 0.88)
     }
 
-    /// usaddress's training set (our development set): 61.2% before, 74.5% after.
+    /// usaddress's training set (our development set): 61.2% before, 75.2% after.
     @Test func usaddressTrainingSet() {
         let accuracy = Self.run("usaddress-training-labeled.tsv")
-        #expect(accuracy >= 0.72)
+        #expect(accuracy >= 0.73)
     }
 
     /// The us50 set, house number, street line, city, state and ZIP only: 98.1% before, 99.0% after.
