@@ -150,6 +150,8 @@ struct AddressParser {
     private func isCitySegment(_ segment: ArraySlice<AddressToken>) -> Bool {
         guard let first = segment.first else { return false }
         if isHouseNumber(first) || boxPhrase(Array(segment), at: 0) != nil { return false }
+        // `3665 Chesnut Drive, C-5`: a unit's id alone.
+        if segment.count == 1, first.hasDigit, isBareUnitID(first) { return false }
         // A unit alone is not a city; a unit glued to one is (`Dept 12 Lowell`).
         if let end = unitRun(segment, at: segment.startIndex) { return segment[end...].contains { !$0.isAllDigits } }
         return segment.contains { !$0.isAllDigits }

@@ -102,6 +102,8 @@ extension AddressParser {
         let streetWord = info.suffix != nil || info.unit != nil || info.flags.contains(.directional)
         guard length == 1, streetWord else { return true }
         if previous.suffix != nil || previous.isDirectional { return false }
+        // `1750 Tysons Blvd Fourth FL`: a floor.
+        if word == "FL", AddressParser.floorWords.contains(previous.key) { return false }
         return before.dropFirst().contains { $0.suffix != nil || $0.isHighway || $0.key == "BOX" }
     }
 

@@ -166,6 +166,13 @@ extension AddressParser {
         }
         // Grid: `842 E 1700 S` (Publication 28 Appendix D2).
         if s.count >= 3, isDirectional(s[0]), s[1].startsWithDigit, isDirectional(s[2]), s[2].key.utf8.count <= 2 {
+            // `N 2900 E Road`: a grid line with a street type after it names the road `2900 E`.
+            if s.count >= 4, s[3].suffix != nil {
+                address.streetPredirectional = s[0].text
+                address.streetName = AddressRule.joined(s[1...2])
+                address.streetSuffix = s[3].text
+                return Array(s[4...])
+            }
             address.streetPredirectional = s[0].text
             address.streetName = s[1].text
             address.streetPostdirectional = s[2].text
