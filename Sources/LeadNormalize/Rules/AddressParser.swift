@@ -101,7 +101,9 @@ struct AddressParser {
                     if later[0].isEmpty { later.removeFirst() }
                 }
             }
-            for segment in later { takeSecondarySegment(segment) }
+            // `3523 Williams St, POB 477 Patterson, GA`: the words after a box ending the address are the city.
+            let cityAfterBox = withCity && city == nil && tail.isEmpty
+            for (n, segment) in later.enumerated() { takeSecondarySegment(segment, cityAfterBox: cityAfterBox && n == later.count - 1) }
             if cityFromTail { takeCity(tail) } else { leftover += tail }
             if let city { takeCity(Array(city)) }
             return
@@ -158,7 +160,7 @@ struct AddressParser {
     }
 
     /// A segment after the street: a unit (`Apt 4`), a box (`PO Box 9`), else kept as written.
-    private mutating func takeSecondarySegment(_ segment: ArraySlice<AddressToken>) {
+    private mutating func takeSecondarySegment(_ segment: ArraySlice<AddressToken>, cityAfterBox: Bool = false) {
         // `111 W. Monroe, 12C, Chicago`: a unit without a designator, alone in its segment.
         if segment.count == 1, let only = segment.first, isBareUnitID(only), address.streetName != nil,
            address.unitType == nil, address.unitID == nil {
@@ -172,7 +174,7 @@ struct AddressParser {
                 k = end
             } else if let box = boxPhrase(Array(segment[k...]), at: 0) {
                 let tail = takeBox(Array(segment[k...]), box)
-                leftover += tail
+                if cityAfterBox && address.city == nil { takeCity(tail) } else { leftover += tail }
                 return
             } else {
                 leftover.append(segment[k])

@@ -34,6 +34,7 @@ extension AddressAccuracyCases {
         ("Lockbox 9351 PO Box 8500 Philadelphia PA 19178", "ut=LOCKBOX|u=9351|box=8500|c=PHILADELPHIA|st=PA|z=19178"),
         ("Drawer 368 PO Box 11407 Birmingham AL 35246", "ut=DRAWER|u=368|box=11407|c=BIRMINGHAM|st=AL|z=35246"),
         ("PO Box 60000 File 73484 San Francisco CA 94160", "ut=FILE|u=73484|box=60000|c=SAN FRANCISCO|st=CA|z=94160"),
+        ("3523 Williams St, POB 477 Patterson, GA 31557", "h=3523|n=WILLIAMS|s=ST|box=477|c=PATTERSON|st=GA|z=31557"),
         // Saint and Fort.
         ("1200 Market St St Louis MO 63103", "h=1200|n=MARKET|s=ST|c=ST LOUIS|st=MO|z=63103"),
         ("5500 N. St. Louis Ave", "h=5500|pre=N|n=ST LOUIS|s=AVE"),
