@@ -162,11 +162,14 @@ extension AddressParser {
             // more after a common street type, none a directional, not ending in a road's type
             // (`River Rd Liberty Grove Rd`), are a building's or complex's name, kept as written;
             // the street ends at the first common type.
+            // A post-directional may follow the type (`2908 Bryant Ave S Uptown Square`).
             let nameStart = isDirectional(s[0]) ? 2 : 1
-            if let first = s.indices.dropFirst(nameStart).first(where: { s[$0].isCommonSuffix && !isSaint($0) }), let c = chosen, first < c,
-               s.count - first - 1 >= 2, !s[(first + 1)...].contains(where: { $0.isDirectional || $0.hasDigit }),
-               !USPSTables.roadSuffixes.contains(s[s.count - 1].suffix ?? "") {
-                chosen = first
+            if let first = s.indices.dropFirst(nameStart).first(where: { s[$0].isCommonSuffix && !isSaint($0) }), let c = chosen, first < c {
+                let named = first + 1 < s.count && s[first + 1].isDirectional && s[first + 1].key.utf8.count <= 2 ? first + 2 : first + 1
+                if s.count - named >= 2, !s[named...].contains(where: { $0.isDirectional || $0.hasDigit }),
+                   !USPSTables.roadSuffixes.contains(s[s.count - 1].suffix ?? "") {
+                    chosen = first
+                }
             }
         }
         if let c = chosen {
