@@ -101,6 +101,13 @@ extension AddressParser {
         let info = WordInfo.table[word] ?? .none
         let streetWord = info.suffix != nil || info.unit != nil || info.flags.contains(.directional)
         guard length == 1, streetWord else { return true }
+        // `1275 Cromwell Ave Rocky Hill CT`: a place of that state after a whole street.
+        let words = Array(line.reversed())
+        for n in stride(from: min(ZipCities.longestName, words.count - 2), through: 1, by: -1) {
+            let street = words[..<(words.count - n)]
+            guard street.dropFirst().contains(where: { $0.suffix != nil || $0.isHighway }) else { continue }
+            if ZipCities.isPlace(ZipCities.key(words.suffix(n).map(\.key)), in: word) { return true }
+        }
         if previous.suffix != nil || previous.isDirectional { return false }
         // `1750 Tysons Blvd Fourth FL`: a floor.
         if word == "FL", AddressParser.floorWords.contains(previous.key) { return false }

@@ -10,6 +10,8 @@ extension AddressAccuracyCases {
         ("12 Lake Shore Dr Lake Forest IL 60045", "h=12|n=LAKE SHORE|s=DR|c=LAKE FOREST|st=IL|z=60045"),
         ("6190 Turkey Run Court", "h=6190|n=TURKEY RUN|s=CT"),
         ("88 Willow Ct Rolling Meadows IL", "h=88|n=WILLOW|s=CT|c=ROLLING MEADOWS|st=IL"),
+        ("1275 Cromwell Ave Rocky Hill CT", "h=1275|n=CROMWELL|s=AVE|c=ROCKY HILL|st=CT"),
+        ("123 Windsor Ct", "h=123|n=WINDSOR|s=CT"),
         // Units without a designator, and ids of two words.
         ("101 W. Grand Ave. 600, Chicago, IL 60654", "h=101|pre=W|n=GRAND|s=AVE|u=600|c=CHICAGO|st=IL|z=60654"),
         ("203 N. Wabash 608, Chicago, IL 60601", "h=203|pre=N|n=WABASH|u=608|c=CHICAGO|st=IL|z=60601"),
