@@ -51,14 +51,15 @@ enum ContentHash {
 
 /// The normalised columns added to the processed spreadsheet.
 enum ExportColumns {
-    static let names = ["full_name", "first_name", "last_name", "email", "email_suggestion", "phone", "mobile", "address", "house_number",
-                        "street", "unit", "city", "state", "zip", "mailing_address", "date", "issues"]
+    static let names = ["full_name", "first_name", "last_name", "organization", "designation", "salutation", "email", "email_suggestion", "phone",
+                        "mobile", "address", "house_number", "street", "unit", "city", "state", "zip", "mailing_address", "date", "issues"]
 
     /// Phones, ZIPs and the rest as text; the date as a real date.
     static func values(_ lead: Lead) -> [SheetCell] {
         let a = lead.address
         let unit = a.unit ?? ""
-        let text: [String] = [lead.fullName ?? "", lead.givenName ?? "", lead.familyName ?? "", lead.email ?? "", lead.emailSuggestion ?? "",
+        let text: [String] = [lead.fullName ?? "", lead.givenName ?? "", lead.familyName ?? "", lead.organization ?? "", lead.designation ?? "",
+                              lead.salutation, lead.email ?? "", lead.emailSuggestion ?? "",
                               lead.phone ?? "", lead.mobile ?? "", a.formatted ?? "", a.houseNumber ?? "",
                               a.poBoxID.map { "PO BOX \($0)" } ?? a.streetLine ?? "", unit, a.city ?? "", a.state ?? "",
                               a.zip4.map { "\(a.postalCode ?? "")-\($0)" } ?? a.postalCode ?? "", lead.mailingAddress?.formatted ?? ""]
