@@ -173,7 +173,7 @@ public enum NameRule {
         // Titles alone (`Dr`) are a name.
         let take = n < words.count ? n : n - 1
         guard take > 0, !(take == 1 && key(words[0]) == "the") else { return nil }
-        let taken = words[..<take].map { properCase(trimmingDots($0)) }.joined(separator: " ")
+        let taken = words[..<take].map { key($0) == "us" ? "US" : properCase(trimmingDots($0)) }.joined(separator: " ")
         words.removeFirst(take)
         return taken
     }
