@@ -17,6 +17,9 @@ extension NameRule {
         ("co", "trustee", "CO TRUSTEE"), ("succ", "tr", "SUCC TR"), ("jt", "ten", "JT TEN"),
     ]
 
+    /// The first words of `designationPairs`.
+    private static let designationStarts: Set<String> = Set(designationPairs.map(\.0))
+
     /// Words that show a Vietnamese name, where a final `Le` is a given name, not a life estate.
     private static let vietnamese: Set<String> = ["thi", "van", "ngoc", "thanh", "minh", "duc", "quoc", "huu", "kim", "nguyen", "tran"]
 
@@ -24,6 +27,10 @@ extension NameRule {
     /// `words`, and returns them joined by a space (`TR`, `TRS ETAL`); nil when there are none.
     /// A designation never starts a person's words, so `Le Thanh` and `Jt Smith` stay names.
     static func takeDesignations(_ words: inout [String]) -> String? {
+        // Most names have none: a look at each word's key, before any array is made.
+        guard words.count > 1, words.contains(where: { w in key(w).map { designations[$0] != nil || designationStarts.contains($0) } ?? false }) else {
+            return nil
+        }
         var found: [String] = []
         var end = words.count
         var out: [String] = []
