@@ -75,6 +75,19 @@ import Testing
         #expect(cell("14-27-101-010", "salutation") == "James Brown Jr")
     }
 
+    /// PostgreSQL's FLYR contacts are named by the entity, as the embedded tables are.
+    @Test func anAssessorsListIntoPostgres() throws {
+        let db = try TestPostgres()
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let run = try t.run(URL(fileURLWithPath: Self.countyList), to: db.url, extra: ["--preset", "owner-list"])
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(try db.int("SELECT count(*) FROM contacts") == 10)
+        for name in ["Acme Properties LLC", "Estate of Mary Jones", "Federal National Mortgage Association", "John & Mary Smith", "Robert Johnson"] {
+            #expect(try db.int("SELECT count(*) FROM contacts WHERE full_name = $1", [name]) == 1, "\(name)")
+        }
+    }
+
     /// The webhook's documents carry the organisation, the designation and the salutation.
     @Test func theWebhookGetsOrganizationAndSalutation() throws {
         let server = try LocalServer(script: "servers/scripted_http.py")
