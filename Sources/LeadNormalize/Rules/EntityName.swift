@@ -14,7 +14,8 @@ enum EntityName {
 
     static func isEntity(_ words: [String], _ keys: [String]) -> Bool {
         for (k, key) in keys.enumerated() {
-            if strong.contains(key) { return true }
+            // Hoa is a Vietnamese given name (NGUYEN THI HOA), not a homeowners' association.
+            if strong.contains(key), key != "hoa" || !words.contains(where: NameRule.isVietnamese) { return true }
             // N.A. (a national bank) only with its dots: Na is a family name.
             if key == "na", words[k].contains("."), k > 0 { return true }
             let next = k + 1 < keys.count ? keys[k + 1] : nil
@@ -74,7 +75,7 @@ enum EntityName {
     ]
 
     /// Small words kept in lower case inside a name.
-    static let small: Set<String> = ["of", "and", "the", "for", "in", "at", "a", "an", "on", "by", "to", "de", "la", "del"]
+    static let small: Set<String> = ["of", "and", "the", "for", "in", "at", "on", "by", "to", "de", "la", "del"]
 
     /// Vowel-less words of this kind are abbreviations, not acronyms.
     static let abbreviations: Set<String> = ["st", "mt", "ft", "dr", "jr", "sr", "mr", "mrs", "ms", "pl", "blvd", "bldg"]

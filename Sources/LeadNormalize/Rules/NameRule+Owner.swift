@@ -45,7 +45,8 @@ extension NameRule {
                 if part.count > 2, let pair = designationPairs.first(where: { $0.0 == keys[0] && $0.1 == keys[1] }) {
                     taken.insert(pair.2, at: 0)
                     part.removeLast(2)
-                } else if let d = designations[keys[1]], keys[1] != "le" || lifeEstate(part), !EntityName.trustKinds.contains(keys[0]) {
+                } else if let d = designations[keys[1]], keys[1] != "le" || lifeEstate(part, second: start > 0, in: words),
+                          !EntityName.trustKinds.contains(keys[0]) {
                     taken.insert(d, at: 0)
                     part.removeLast()
                 } else if part.last == "," {
@@ -75,10 +76,13 @@ extension NameRule {
         return unique.joined(separator: " ")
     }
 
-    /// `LE` ending `part` is a life estate after two or more words of a name not Vietnamese.
-    private static func lifeEstate(_ part: [String]) -> Bool {
-        part.count >= 3 && !part.contains { vietnamese.contains(key($0) ?? "") }
+    /// `LE` ending `part` is a life estate after two or more words of a name (one, for the
+    /// second owner: `RIVERA CARLOS & ANA LE`), in a name not Vietnamese.
+    private static func lifeEstate(_ part: [String], second: Bool, in words: [String]) -> Bool {
+        part.count >= (second ? 2 : 3) && !words.contains { isVietnamese($0) }
     }
+
+    static func isVietnamese(_ word: String) -> Bool { vietnamese.contains(key(word) ?? "") }
 
     /// One person written surname first (`SMITH JOHN A JR`, `DE LA CRUZ MARIA`): the family
     /// name with its leading particles, then the given and middle names; a generation may
@@ -106,6 +110,10 @@ extension NameRule {
             familyEnd += 1
         }
         var family = Array(words[..<familyEnd])
+        if familyEnd == 1, words.count >= 3, key(words[0]) == "o" {
+            family = [words[0] + "'" + words[1]]  // O CONNOR PATRICK: O'Connor
+            familyEnd = 2
+        }
         family[family.count - 1] = trimmingDots(family[family.count - 1])
         result.family = familyCase(family)
         let rest = words[familyEnd...]
