@@ -84,6 +84,11 @@ extension NameRule {
 
     static func isVietnamese(_ word: String) -> Bool { vietnamese.contains(key(word) ?? "") }
 
+    /// The most common Vietnamese family names, written first.
+    private static let vietnameseFamilies: Set<String> = [
+        "nguyen", "tran", "le", "pham", "hoang", "huynh", "phan", "vu", "vo", "dang", "bui", "do", "ho", "ngo", "duong", "ly",
+    ]
+
     /// One person written surname first (`SMITH JOHN A JR`, `DE LA CRUZ MARIA`): the family
     /// name with its leading particles, then the given and middle names; a generation may
     /// stand after the family name (`SMITH JR JOHN`).
@@ -116,7 +121,11 @@ extension NameRule {
         }
         family[family.count - 1] = trimmingDots(family[family.count - 1])
         result.family = familyCase(family)
-        let rest = words[familyEnd...]
+        var rest = words[familyEnd...]
+        if rest.count == 2, vietnameseFamilies.contains(key(words[0]) ?? ""), ["van", "thi"].contains(key(rest[rest.startIndex]) ?? "") {
+            // NGUYEN VAN AN: Van (Thi for women) is the middle name, An the given name.
+            rest = [rest[rest.startIndex + 1], rest[rest.startIndex]]
+        }
         if let first = rest.first { result.given = properCaseInitial(trimmingDots(first)) }
         if rest.count > 1 { result.middle = rest.dropFirst().map { properCaseInitial(trimmingDots($0)) }.joined(separator: " ") }
         return result

@@ -48,10 +48,11 @@ import Testing
         person("SMITH JOHN JR", g: "John", f: "Smith", s: "Jr", sal: "John Smith Jr"),
         person("SMITH JR JOHN A", g: "John", m: "A", f: "Smith", s: "Jr", sal: "John Smith Jr"),
         person("LE THANH", g: "Thanh", f: "Le", sal: "Thanh Le"),
-        person("NGUYEN THI LE", g: "Thi", m: "Le", f: "Nguyen", sal: "Thi Nguyen"),
+        person("NGUYEN THI LE", g: "Le", m: "Thi", f: "Nguyen", sal: "Le Nguyen"),  // Vietnamese: family, middle, given
         person("SMITH, JOHN A", g: "John", m: "A", f: "Smith", sal: "John Smith"),
         person("O CONNOR PATRICK J", g: "Patrick", m: "J", f: "O'Connor", sal: "Patrick O'Connor"),
-        person("NGUYEN THI HOA", g: "Thi", m: "Hoa", f: "Nguyen", sal: "Thi Nguyen"),
+        person("NGUYEN THI HOA", g: "Hoa", m: "Thi", f: "Nguyen", sal: "Hoa Nguyen"),
+        person("NGUYEN VAN AN", g: "An", m: "Van", f: "Nguyen", sal: "An Nguyen"),
         // Designations after the names.
         person("JOHNSON ROBERT TR", g: "Robert", f: "Johnson", d: "TR", sal: "Robert Johnson"),
         person("JOHNSON ROBERT L TRUSTEE", g: "Robert", m: "L", f: "Johnson", d: "TRUSTEE", sal: "Robert Johnson"),
