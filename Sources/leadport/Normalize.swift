@@ -14,7 +14,8 @@ struct Normalize: ParsableCommand {
             Reads one value per line on stdin and writes one JSON object per line on stdout, \
             in the same order. Fields that do not apply are null.
               phone    input, e164, valid, possible, number_type, region, extension
-              email    input, valid, normalized, suggestion
+              email    input, valid, normalized, suggestion, problem, and repair when a \
+            `,` `;` or `.` copied after a valid address was taken off
               name     input, prefix, given, middle, family, suffix, nickname, household, \
             second_prefix, second_given, second_middle, second_family, organization, designation, \
             salutation (--order first-last|last-first|auto; auto reads every line first and decides \
