@@ -75,6 +75,21 @@ import Testing
         #expect(cell("14-27-101-010-0000", "salutation") == "James Brown Jr")
     }
 
+    /// `inspect --preset` says how the preset reads the file's name column.
+    @Test func inspectSaysTheNameOrder() throws {
+        func order(_ file: String, _ preset: String, _ header: String) throws -> String? {
+            let result = try Leadport.run(["inspect", file, "--preset", preset, "--json"])
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let columns = try #require((json["mapping"] as? [String: Any])?["columns"] as? [[String: Any]])
+            return columns.first { $0["name"] as? String == header }?["name_order"] as? String
+        }
+        #expect(try order(Self.countyList, "owner-list", "Owner Name") == "last-first")
+        #expect(try order("fixtures/presets/other-headers/owner-list-assessor-export.csv", "owner-list", "Owner(s)") == "last-first")
+        #expect(try order("fixtures/presets/other-headers/generic-leads-spanish-headers.csv", "generic-leads", "Nombre Completo") == "first-last")
+        let text = try Leadport.run(["inspect", Self.countyList, "--preset", "owner-list"]).stdout
+        #expect(text.contains("full_name (preset owner-list), names read surname first"), "\(text)")
+    }
+
     /// PostgreSQL's FLYR contacts are named by the entity, as the embedded tables are.
     @Test func anAssessorsListIntoPostgres() throws {
         let db = try TestPostgres()
