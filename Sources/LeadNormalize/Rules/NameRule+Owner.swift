@@ -25,8 +25,10 @@ extension NameRule {
 
     /// Takes the designations ending each person's words (before and after an `&`) out of
     /// `words`, and returns them joined by a space (`TR`, `TRS ETAL`); nil when there are none.
-    /// A designation never starts a person's words, so `Le Thanh` and `Jt Smith` stay names.
-    static func takeDesignations(_ words: inout [String]) -> String? {
+    /// A designation never starts a person's words, so `Le Thanh` and `Jt Smith` stay names;
+    /// `LE` (life estate) is one only in names written surname first (`lifeEstates`): in
+    /// `Mary Jo Le` it is the family name.
+    static func takeDesignations(_ words: inout [String], lifeEstates: Bool = true) -> String? {
         // Most names have none: a look at each word's key, before any array is made.
         guard words.count > 1, words.contains(where: { w in key(w).map { designations[$0] != nil || designationStarts.contains($0) } ?? false }) else {
             return nil
@@ -45,7 +47,7 @@ extension NameRule {
                 if part.count > 2, let pair = designationPairs.first(where: { $0.0 == keys[0] && $0.1 == keys[1] }) {
                     taken.insert(pair.2, at: 0)
                     part.removeLast(2)
-                } else if let d = designations[keys[1]], keys[1] != "le" || lifeEstate(part, second: start > 0, in: words),
+                } else if let d = designations[keys[1]], keys[1] != "le" || (lifeEstates && lifeEstate(part, second: start > 0, in: words)),
                           !EntityName.trustKinds.contains(keys[0]) {
                     taken.insert(d, at: 0)
                     part.removeLast()

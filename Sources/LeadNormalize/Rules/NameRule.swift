@@ -46,8 +46,8 @@ public enum NameRule {
         if text.isEmpty { return PersonName(input: input) }
         let nickname = takeNickname(&text)
         var tokens = words(text)
-        let designation = takeDesignations(&tokens)
         let order = order.resolved(for: [text])
+        let designation = takeDesignations(&tokens, lifeEstates: order == .lastFirst)
         var name: PersonName
         if let owner = estateOwner(tokens), EntityName.recognize(owner) == nil {
             // `JONES MARY EST`: the estate of the person named.

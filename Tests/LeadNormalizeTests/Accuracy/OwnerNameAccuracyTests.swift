@@ -65,6 +65,8 @@ import Testing
         person("TAYLOR SUSAN TTEE", g: "Susan", f: "Taylor", d: "TTEE", sal: "Susan Taylor"),
         person("MOORE DAVID JTWROS", g: "David", f: "Moore", d: "JTWROS", sal: "David Moore"),
         person("Robert Johnson TR", .firstLast, g: "Robert", f: "Johnson", d: "TR", sal: "Robert Johnson"),
+        person("Mary Jo Le", .firstLast, g: "Mary", m: "Jo", f: "Le", sal: "Mary Le"),
+        person("MARY JO LE", .firstLast, g: "Mary", m: "Jo", f: "Le", sal: "Mary Le"),
         // Couples.
         couple("SMITH JOHN & MARY", g: "John", f: "Smith", g2: "Mary", f2: "Smith", sal: "John & Mary Smith"),
         couple("SMITH JOHN A & MARY B", g: "John", m: "A", f: "Smith", g2: "Mary", m2: "B", f2: "Smith", sal: "John & Mary Smith"),
