@@ -75,6 +75,30 @@ import Testing
         #expect(cell("14-27-101-010-0000", "salutation") == "James Brown Jr")
     }
 
+    /// Property-data exports put an entity owner in the last-name column with no first name.
+    @Test func anEntityInTheLastNameColumnIsAnOrganization() throws {
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let list = t.dir.appendingPathComponent("propstream-style.csv")
+        try """
+            Owner 1 First Name,Owner 1 Last Name,Property Address,Property City,Property State,Property Zip
+            ,ACME PROPERTIES LLC,16 OAK ST,SPRINGFIELD,IL,62704
+            JOHN,SMITH,12 OAK ST,SPRINGFIELD,IL,62704
+            ,SMITH,14 OAK ST,SPRINGFIELD,IL,62704
+
+            """.write(to: list, atomically: true, encoding: .utf8)
+        let export = t.dir.appendingPathComponent("out.csv")
+        let result = try Leadport.run(["import", list.path, "--preset", "owner-list", "--to", "sqlite:" + t.dir.appendingPathComponent("l.db").path,
+                                       "--export", export.path, "--progress", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try CSVRows.read(export)
+        let header = try #require(rows.first)
+        func cell(_ row: Int, _ column: String) -> String? { header.firstIndex(of: column).map { rows[row][$0] } }
+        #expect(cell(1, "organization") == "Acme Properties LLC" && cell(1, "last_name") == "" && cell(1, "full_name") == "Acme Properties LLC")
+        #expect(cell(2, "organization") == "" && cell(2, "last_name") == "Smith" && cell(2, "salutation") == "John Smith")
+        #expect(cell(3, "last_name") == "Smith" && cell(3, "salutation") == "The Smith Family")
+    }
+
     /// `inspect --preset` says how the preset reads the file's name column.
     @Test func inspectSaysTheNameOrder() throws {
         func order(_ file: String, _ preset: String, _ header: String) throws -> String? {

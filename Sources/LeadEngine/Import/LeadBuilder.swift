@@ -66,7 +66,15 @@ struct LeadBuilder {
             origin(.fullName)
         }
         if let (text, _) = values[.firstName] { lead.givenName = NameRule.properCase(text); origin(.firstName) }
-        if let (text, _) = values[.lastName] { lead.familyName = NameRule.properCaseFamily(text); origin(.lastName) }
+        if let (text, _) = values[.lastName] {
+            // An entity owner in the last-name column, the first name empty: an organisation.
+            if values[.firstName] == nil, let organization = NameRule.organization(in: text) {
+                if lead.organization == nil { lead.organization = organization }
+            } else {
+                lead.familyName = NameRule.properCaseFamily(text)
+            }
+            origin(.lastName)
+        }
         // Email.
         if let (text, k) = values[.email] {
             let r = EmailRule.normalize(text)

@@ -78,6 +78,15 @@ extension NameRule {
         return unique.joined(separator: " ")
     }
 
+    /// The organisation a last-name column names when the row has no first name
+    /// (`ACME PROPERTIES LLC`, as property-data exports put an entity owner), or nil.
+    public static func organization(in text: String) -> String? {
+        var tokens = words(text.trimmed)
+        guard !tokens.isEmpty else { return nil }
+        _ = takeDesignations(&tokens, lifeEstates: false)
+        return EntityName.recognize(tokens)
+    }
+
     /// `LE` ending `part` is a life estate after two or more words of a name (one, for the
     /// second owner: `RIVERA CARLOS & ANA LE`), in a name not Vietnamese.
     private static func lifeEstate(_ part: [String], second: Bool, in words: [String]) -> Bool {
