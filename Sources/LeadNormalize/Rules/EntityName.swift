@@ -84,13 +84,18 @@ enum EntityName {
     /// `FIRST CHURCH OF GOD` → `First Church of God`; words already in mixed case are kept.
     static func cased(_ words: [String]) -> String {
         let keys = words.map { NameRule.key($0) ?? "" }
-        // A trust's abbreviations are written out: `REV TR` → `Revocable Trust`.
-        let trust = keys.indices.contains { k in trustKinds.contains(keys[k]) && k + 1 < keys.count && ["tr", "trs", "trust", "trst"].contains(keys[k + 1]) }
+        let trustWords: Set<String> = ["tr", "trs", "trust", "trst"]
+        /// A word of a trust's name: `REV TR`, `LIVING TR` (but `LAND TRUST CO TR 8002` keeps its TR).
+        func inTrustName(_ k: Int) -> Bool {
+            (trustKinds.contains(keys[k]) && k + 1 < keys.count && trustWords.contains(keys[k + 1]))
+                || (trustWords.contains(keys[k]) && k > 0 && trustKinds.contains(keys[k - 1]))
+        }
         var out = ""
         for (k, word) in words.enumerated() {
             if word == "," { out += ","; continue }
             if !out.isEmpty { out += " " }
-            if trust || keys[k] == "trst", !NameRule.isMixedCase(word), let long = expansions[keys[k]], k > 0 { out += long; continue }
+            // A trust's abbreviations are written out: `REV TR` → `Revocable Trust`.
+            if inTrustName(k) || keys[k] == "trst", !NameRule.isMixedCase(word), let long = expansions[keys[k]], k > 0 { out += long; continue }
             out += casedWord(word, first: k == 0)
         }
         return out

@@ -114,6 +114,8 @@ import Testing
         entity("SECRETARY OF HOUSING AND URBAN DEVELOPMENT", "Secretary of Housing and Urban Development"),
         entity("SECRETARY OF VETERANS AFFAIRS", "Secretary of Veterans Affairs"),
         entity("KLM CO", "KLM CO"),
+        entity("CHICAGO TITLE LAND TRUST CO TR 8002", "Chicago Title Land Trust CO TR 8002"),
+        entity("SMITH FAM TR", "Smith Family Trust"),
         entity("THOMPSON MARK A & LISA M REVOCABLE LIVING TRUST", "Thompson Mark A & Lisa M Revocable Living Trust"),
         entity("BANK OF AMERICA NA", "Bank of America NA"),
         entity("DEUTSCHE BANK NATIONAL TRUST CO", "Deutsche Bank National Trust CO"),
