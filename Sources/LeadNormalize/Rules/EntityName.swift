@@ -24,13 +24,23 @@ enum EntityName {
             if weak.contains(key) {
                 // `FIRST BAPTIST CHURCH`, `CHURCH OF GOD`, `ACME CO`; but `JOHN CHURCH` and
                 // `CHURCH JOHN A` are people.
-                if next == "of" || (k == keys.count - 1 && keys.count >= 3) || (key == "co" && k == keys.count - 1 && k > 0) { return true }
+                if next == "of" || (k == keys.count - 1 && keys.count >= 3 && !isPersonShape(words))
+                    || (key == "co" && k == keys.count - 1 && k > 0 && !GivenNames.contains(words[0])) {
+                    return true
+                }
             }
         }
         for (a, b) in pairs {
             if let i = keys.firstIndex(of: a), i + 1 < keys.count, keys[i + 1] == b { return true }
         }
         return false
+    }
+
+    /// `Mary Ann Church`, `John A Church`, `Pastor John Board`: a title, or a given name, a second
+    /// given name or an initial, and a family name that is also an entity's word.
+    static func isPersonShape(_ words: [String]) -> Bool {
+        if NameRule.leadingPrefixes(words) > 0 { return true }
+        return words.count == 3 && GivenNames.contains(words[0]) && (NameRule.isInitial(words[1]) || GivenNames.contains(words[1]))
     }
 
     /// Words that name an entity wherever they stand (keys: lower case, no dots).

@@ -129,6 +129,12 @@ import Testing
         person("John Church", .firstLast, g: "John", f: "Church", sal: "John Church"),
         person("PARISH MARY", g: "Mary", f: "Parish", sal: "Mary Parish"),
         person("NA YOUNG", g: "Young", f: "Na", sal: "Young Na"),
+        person("Mary Ann Church", .firstLast, g: "Mary", m: "Ann", f: "Church", sal: "Mary Church"),
+        person("John A Parish", .firstLast, g: "John", m: "A", f: "Parish", sal: "John Parish"),
+        person("Jason Co", .firstLast, g: "Jason", f: "Co", sal: "Jason Co"),
+        person("Pastor John Board", .firstLast, g: "John", f: "Board", sal: "John Board"),
+        person("Dr. Anna Fund", .firstLast, g: "Anna", f: "Fund", sal: "Anna Fund"),
+        entity("Grace Community Church", "Grace Community Church", .firstLast),
     ]
 
     @Test func accuracy() {
