@@ -94,6 +94,11 @@ public final class WebhookDestination: Destination {
         o.set("phone", lead.phone)
         o.set("mobile", lead.mobile)
         o.set("company", lead.company)
+        // An owner that is not a person (its name, and no first or last name), the record's
+        // designations (`TR`, `ETAL`) and the line a mailing addresses the lead by.
+        o.set("organization", lead.organization)
+        o.set("designation", lead.designation)
+        o.set("salutation", lead.salutation)
         o.set("notes", lead.notes)
         var address = JSONObject()
         let a = lead.address

@@ -85,6 +85,12 @@ public struct Lead: Sendable {
     public var household = false
     public var secondGivenName: String?
     public var secondFamilyName: String?
+    public var secondPrefix: String?
+    /// The owner when it is not a person (`Acme Properties LLC`, `Estate of Mary Jones`):
+    /// its name, and no given or family name.
+    public var organization: String?
+    /// Record designations that followed the names (`TR`, `ETAL`, `JTWROS`).
+    public var designation: String?
     public var email: String?
     public var emailSuggestion: String?
     /// E.164.
@@ -112,8 +118,10 @@ public struct Lead: Sendable {
         self.source = source
     }
 
-    /// `Given Middle Family`, or the couple's names for a household.
+    /// `Given Middle Family`, or the couple's names for a household; an organisation's name
+    /// when the lead is one.
     public var fullName: String? {
+        if givenName == nil, middleName == nil, familyName == nil, let organization { return organization }
         // Joined by hand: arrays of optionals and `joined` cost ten times as much, and this
         // is read several times for every row.
         func join(_ a: String?, _ b: String?) -> String? {

@@ -179,7 +179,9 @@ private func report(_ url: URL) throws -> [Int: (outcome: String, reason: String
          ["full_name": "Diego Ramos", "email": "diego.ramos@example.com", "phone": "'+17865550199",
           "address": "77 NE 2ND AVE APT 5, MIAMI, FL 33132"], ["Nombre Completo": "full_name", "Código Postal": "zip"]),
         ("owner-list", "owner-list-assessor-export.csv", 2,
-         ["address": "881 LAKE SHORE DR, MADISON, WI 53703", "mailing_address": "PO BOX 12, TAMPA, FL 33601"],
+         // Issue 23: the preset reads the assessor's surname-first Owner(s) column in county order.
+         ["address": "881 LAKE SHORE DR, MADISON, WI 53703", "mailing_address": "PO BOX 12, TAMPA, FL 33601",
+          "first_name": "Robert", "last_name": "Henderson"],
          ["Owner(s)": "full_name", "Situs Zip": "zip"]),
     ] as [(String, String, Int, [String: String], [String: String])])
     func everyPresetMapsTheColumnsItDoesNotNameAutomatically(preset: String, file: String, row: Int, expected: [String: String],

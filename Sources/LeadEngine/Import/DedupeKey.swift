@@ -52,7 +52,8 @@ enum ContentHash {
 
 /// The normalised columns added to the processed spreadsheet.
 enum ExportColumns {
-    static let names = ["full_name", "first_name", "last_name", "email", "email_suggestion", "phone", "phone_extension", "mobile", "address", "house_number",
+    static let names = ["full_name", "first_name", "last_name", "organization", "designation", "salutation", "email", "email_suggestion", "phone",
+                        "phone_extension", "mobile", "address", "house_number",
                         "street", "unit", "city", "state", "zip", "mailing_address", "mailing_street", "mailing_city", "mailing_state", "mailing_zip",
                         "latitude", "longitude", "date", "issues"]
 
@@ -83,7 +84,8 @@ enum ExportColumns {
         let a = lead.address
         let unit = a.unit ?? ""
         let m = lead.mailingAddress
-        let text: [String] = [lead.fullName ?? "", lead.givenName ?? "", lead.familyName ?? "", lead.email ?? "", lead.emailSuggestion ?? "",
+        let text: [String] = [lead.fullName ?? "", lead.givenName ?? "", lead.familyName ?? "", lead.organization ?? "", lead.designation ?? "",
+                              lead.salutation, lead.email ?? "", lead.emailSuggestion ?? "",
                               lead.phone ?? "", lead.phoneExtension ?? "", lead.mobile ?? "", a.formatted ?? "", a.houseNumber ?? "",
                               a.poBoxID.map { "PO BOX \($0)" } ?? a.streetLine ?? "", unit, a.city ?? "", a.state ?? "", zip(a),
                               m?.formatted ?? "", m?.deliveryLine ?? "", m?.city ?? "", m?.state ?? "", m.map(zip) ?? ""]

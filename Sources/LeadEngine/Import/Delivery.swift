@@ -46,7 +46,7 @@ extension ImportRun {
 
         static func of(_ lead: Lead) -> UInt8 {
             var gaps: UInt8 = 0
-            if lead.fullName == nil && lead.company == nil { gaps |= noName }
+            if lead.fullName == nil && lead.organization == nil && lead.company == nil { gaps |= noName }
             if lead.email == nil && lead.phone == nil && lead.mobile == nil && !lead.address.hasDeliveryLine
                 && lead.mailingAddress?.hasDeliveryLine != true { gaps |= noContact }
             return gaps

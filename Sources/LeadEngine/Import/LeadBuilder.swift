@@ -58,20 +58,30 @@ struct LeadBuilder {
         func origin(_ field: LeadField) { if let (_, k) = values[field] { lead.origins[field] = .column(Column(index: k)) } }
 
         // Names.
-        if let (text, _) = values[.fullName] {
-            let n = NameRule.parse(text)
+        if let (text, k) = values[.fullName] {
+            let n = NameRule.parse(text, order: plan.surnameFirst.contains(k) ? .lastFirst : .firstLast)
             (lead.prefix, lead.givenName, lead.middleName, lead.familyName, lead.suffix, lead.nickname) = (n.prefix, n.given, n.middle, n.family, n.suffix, n.nickname)
-            (lead.household, lead.secondGivenName, lead.secondFamilyName) = (n.household, n.secondGiven, n.secondFamily)
+            (lead.household, lead.secondGivenName, lead.secondFamilyName, lead.secondPrefix) = (n.household, n.secondGiven, n.secondFamily, n.secondPrefix)
+            (lead.organization, lead.designation) = (n.organization, n.designation)
             origin(.fullName)
         }
         if let (text, _) = values[.firstName] { lead.givenName = NameRule.properCase(text); origin(.firstName) }
-        if let (text, _) = values[.lastName] { lead.familyName = NameRule.properCaseFamily(text); origin(.lastName) }
+        if let (text, _) = values[.lastName] {
+            // An entity owner in the last-name column, the first name empty: an organisation.
+            if values[.firstName] == nil, let organization = NameRule.organization(in: text) {
+                if lead.organization == nil { lead.organization = organization }
+            } else {
+                lead.familyName = NameRule.properCaseFamily(text)
+            }
+            origin(.lastName)
+        }
         // Email.
         if let (text, k) = values[.email] {
             let r = EmailRule.normalize(text)
             if r.valid {
                 lead.email = r.normalized
                 origin(.email)
+                if let repair = r.repair { lead.issues.append(LeadIssue(.repairedValue, "email \"\(text)\": \(repair)", at: located(k))) }
             } else {
                 lead.issues.append(LeadIssue(.invalidEmail, "email \"\(text)\": \(r.problem ?? "not valid")", at: located(k)))
             }
