@@ -57,6 +57,8 @@ public final class WebhookDestination: Destination {
             })
         } catch HTTPTransportError.unreachable(_, let reason) {
             throw DestinationError(destination: name, message: "cannot be reached (\(reason)); nothing more is sent to it, and what was not sent goes with the next run")
+        } catch let down as FailFast.Unavailable {
+            throw DestinationError(destination: name, message: down.description)
         } catch let refusal as Webhook.Refused {
             throw DestinationError(destination: name, message: "\(refusal.description); nothing more is sent to it, and what was not sent goes with the next run")
         }
