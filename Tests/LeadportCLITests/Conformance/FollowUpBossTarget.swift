@@ -60,6 +60,10 @@ final class FollowUpBossTarget: ConformanceTarget {
 
     func dropped() throws -> Int? { try double.control("/_double/stats")["dropped"] as? Int }
 
+    /// Counted by the double: a 502 or 504 to an event is settled by a look-up, which no
+    /// `batch` retry event reports.
+    func injected() throws -> Int? { try double.control("/_double/stats")["injected"] as? Int }
+
     func refuse(email: String) throws -> String {
         try double.control("/_double/faults", ["reject": [["email": email, "errorMessage": "Invalid email: \(email)"]]])
         return "Invalid email: \(email)"
