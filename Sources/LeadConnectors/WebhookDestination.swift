@@ -10,6 +10,7 @@ public final class WebhookDestination: Destination {
     public let name: String
     public let ledgerName: String
     public var capabilities: DestinationCapabilities { Webhook.capabilities }
+    public let reconciliation = Reconciliation.resend(how: "the document goes again under the same Idempotency-Key, which the receiver takes once")
     private let webhook: Webhook
 
     public init(url: URL, secret: String?, client: HTTPClient, timeout: Double = 30) {

@@ -20,6 +20,7 @@ public final class FollowUpBossDestination: Destination {
     public let name = FollowUpBossDestination.kind
     public let ledgerName: String
     public var capabilities: DestinationCapabilities { Self.capabilities }
+    public let reconciliation = Reconciliation.lookUp(how: "the person is looked up by email, else phone and names (GET /v1/people); the event is sent again only when nobody is found")
     let api: FollowUpBossAPI
     /// Set by `configure` (before the rows, and not changed after), with the mapping's options.
     var mapping: FollowUpBossMapping

@@ -20,6 +20,7 @@ public final class HubSpotDestination: Destination {
     public let name = "hubspot"
     public let ledgerName: String
     public internal(set) var capabilities: DestinationCapabilities
+    public let reconciliation = Reconciliation.lookUp(how: "an upsert (by email or the id property) is sent again; a create's contacts are searched for by phone and names through search's lag, and only those not found are created")
     let api: HubSpotAPI
     /// Set by `configure` (before the rows, and not changed after), with the mapping's options.
     var mapping: HubSpotMapping

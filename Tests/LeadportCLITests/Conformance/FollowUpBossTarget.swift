@@ -52,6 +52,8 @@ final class FollowUpBossTarget: ConformanceTarget {
             try double.control("/_double/faults", ["match": events, "responses": statuses.map { ["status": $0] }])
         case .droppedAfterApply:
             try double.control("/_double/faults", ["after": 1, "match": events, "responses": [["drop": true]]])
+        case .dropsAfterApply(let rate, let seed):
+            try double.control("/_double/faults", ["match": events, "drop_rate": rate, "seed": seed])
         // 60 events a second: 300 rows take some 5 s.
         case .throttled:
             try double.control("/_double/config", ["window": 1, "limits": ["POST.events": 60]])

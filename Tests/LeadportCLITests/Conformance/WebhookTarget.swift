@@ -68,6 +68,7 @@ final class WebhookTarget: ConformanceTarget {
         case .rateLimited(let seconds): try server.control("/_double/faults", ["statuses": [[429, "\(seconds)"]]])
         case .serverErrors(let statuses): try server.control("/_double/faults", ["statuses": statuses.map { [$0, NSNull()] }])
         case .droppedAfterApply: try server.control("/_double/faults", ["drop_after_write": 1])
+        case .dropsAfterApply(let rate, let seed): try server.control("/_double/faults", ["drop_rate": rate, "seed": seed])
         case .throttled: break
         }
     }
