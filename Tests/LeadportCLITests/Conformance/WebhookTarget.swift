@@ -61,6 +61,8 @@ final class WebhookTarget: ConformanceTarget {
 
     func writes() throws -> Int { try deliveries().count }
 
+    func dropped() throws -> Int? { try deliveries().filter { $0["status"] as? String == "dropped" }.count }
+
     func setPhone(_ phone: String?, of email: String) throws { throw ConformanceError.notInjectable("a hook's records") }
 
     func inject(_ fault: ConformanceFault) throws {
