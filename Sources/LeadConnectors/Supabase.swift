@@ -235,6 +235,8 @@ public final class SupabaseDestination: Destination {
             return .rows(leads.map { _ in .failed(reason: "Supabase answered \(refusal.text)") })
         } catch HTTPTransportError.unreachable(_, let reason) {
             throw DestinationError(destination: name, message: "\(config.url.host ?? "the server") cannot be reached (\(reason)); what was not sent goes with the next run")
+        } catch let down as FailFast.Unavailable {
+            throw DestinationError(destination: name, message: down.description)
         } catch let error as HTTPTransportError {
             return .rows(leads.map { _ in .failed(reason: "no answer from Supabase: \(error)") })
         }
