@@ -49,7 +49,8 @@ public struct FollowUpBossBatchResult: Sendable, Equatable {
 ///
 /// - Retry: 429 after exactly `Retry-After`; 5xx, timeouts and dropped connections with
 ///   backoff (1, 2, 4, 8, 16 s, jittered), for requests that are harmless twice: reads, PUTs,
-///   and events Follow Up Boss can match (an email, or a phone with a first and last name).
+///   and, through `send`, events Follow Up Boss can match (an email, or a phone with a first
+///   and last name). `deliver` sends an event once and settles a lost answer by a look-up.
 /// - A connection that cannot be made (refused, DNS, TLS) is not retried: it throws at once.
 /// - 401 and 403 throw at once, naming the variable to check.
 /// - Every message is scrubbed of the key, the system key and the Basic credentials, even
