@@ -216,6 +216,7 @@ public final class PostgresDestination: Destination {
     public let ledgerName: String
     /// A thousand rows per statement: 12 parameters a row stays under PostgreSQL's 65,535.
     public let capabilities = DestinationCapabilities(largestBatch: 1000, requests: 1_000_000, per: 1, upserts: true, campaignScoped: true)
+    public let reconciliation = Reconciliation.resend(how: "it connects again and sends the batch again; the rows' ids are fixed by the lead and the campaign, and written ON CONFLICT (id) DO NOTHING")
     public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String { FlyrPayload.hasher }
     private let connection: PostgresConnection
     /// `prepare` (which may read the campaign's rows) and `send` are called from different

@@ -10,6 +10,7 @@ public final class WebhookDestination: Destination {
     public let name: String
     public let ledgerName: String
     public var capabilities: DestinationCapabilities { Webhook.capabilities }
+    public let reconciliation = Reconciliation.resend(how: "the document goes again under the same Idempotency-Key, which the receiver takes once")
     private let webhook: Webhook
 
     public init(url: URL, secret: String?, client: HTTPClient, timeout: Double = 30) {
@@ -57,6 +58,8 @@ public final class WebhookDestination: Destination {
             })
         } catch HTTPTransportError.unreachable(_, let reason) {
             throw DestinationError(destination: name, message: "cannot be reached (\(reason)); nothing more is sent to it, and what was not sent goes with the next run")
+        } catch let down as FailFast.Unavailable {
+            throw DestinationError(destination: name, message: down.description)
         } catch let refusal as Webhook.Refused {
             throw DestinationError(destination: name, message: "\(refusal.description); nothing more is sent to it, and what was not sent goes with the next run")
         }
