@@ -9,6 +9,8 @@ public final class UnopenedDestination: Destination {
     public let ledgerName: String
     public let capabilities = DestinationCapabilities(largestBatch: 1_000, requests: 1, per: 1, upserts: true)
     public let error: any Error
+    /// It writes nothing, so nothing of it can be unknown.
+    public let reconciliation = Reconciliation.resend(how: "nothing is sent: the destination did not open")
 
     public init(target: DestinationRegistry.Target, error: any Error) {
         // A hook's URL may carry a token in its query: the name keeps the host and path.
