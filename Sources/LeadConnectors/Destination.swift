@@ -63,6 +63,40 @@ extension DeliveryResult {
     }
 }
 
+/// How a destination settles a write whose outcome is unknown: the connection was lost after
+/// the request went, it timed out, or a 500, 502 or 504 came back, any of which may follow a
+/// write the destination applied (issue 22 item 1). The write is settled inside the run, never
+/// left to stop it: the destination finds out what landed, and sends only what did not.
+///
+/// | destination | how |
+/// | --- | --- |
+/// | embedded SQLite | nothing to settle: written in the ledger's own transaction |
+/// | PostgreSQL | connects again and sends the batch again: ids fixed by the lead, `ON CONFLICT (id) DO NOTHING` |
+/// | Supabase REST | sends the batch again: ids fixed by the lead, `resolution=ignore-duplicates` |
+/// | webhook | sends the document again under the same `Idempotency-Key` |
+/// | HubSpot | an upsert (by email or the id property) is sent again; a create (no email) is settled by searching for its contacts by phone and names, through search's lag, and only those not found are created |
+/// | Follow Up Boss | the person is looked up by email, else phone and names; the event is sent again only when nobody is found |
+/// | Google Contacts | the account's contacts are listed and found by LeadPort's key; only those not found are created |
+///
+/// A destination stops only when its credentials are refused, its daily quota is spent, or it
+/// answers nothing but server errors past `LEADPORT_FAIL_AFTER` (`FailFast`).
+public enum Reconciliation: Sendable, Equatable, CustomStringConvertible {
+    /// Nothing can be unknown: the write commits with its record, or neither does.
+    case withLedger
+    /// The write is idempotent and sent again as it is; `how` says what makes it so.
+    case resend(how: String)
+    /// What landed is looked for first, and only the rest is sent again; `how` says where.
+    case lookUp(how: String)
+
+    public var description: String {
+        switch self {
+        case .withLedger: return "nothing to settle: written in the ledger's own transaction"
+        case .resend(let how): return "sent again: " + how
+        case .lookUp(let how): return "looked for, then only what did not land sent again: " + how
+        }
+    }
+}
+
 /// A batch's answer: one result per row, in order, or a failure of the whole batch.
 public enum BatchAnswer: Sendable, Equatable {
     case rows([DeliveryResult])
@@ -176,6 +210,8 @@ public protocol Destination: AnyObject {
     /// How the ledger knows it: the same for every run against the same place.
     var ledgerName: String { get }
     var capabilities: DestinationCapabilities { get }
+    /// How it settles a write whose outcome is unknown (`Reconciliation`'s table).
+    var reconciliation: Reconciliation { get }
     /// The campaign `reference` names, on every FLYR destination alike (see `CampaignMatch`):
     /// an id (a UUID) is looked up by id alone, whoever owns it, and never created; a name is
     /// looked up among `owner`'s campaigns (everyone's when `owner` is nil) and, when there is

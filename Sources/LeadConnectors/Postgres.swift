@@ -216,6 +216,7 @@ public final class PostgresDestination: Destination {
     public let ledgerName: String
     /// A thousand rows per statement: 12 parameters a row stays under PostgreSQL's 65,535.
     public let capabilities = DestinationCapabilities(largestBatch: 1000, requests: 1_000_000, per: 1, upserts: true, campaignScoped: true)
+    public let reconciliation = Reconciliation.resend(how: "it connects again and sends the batch again; the rows' ids are fixed by the lead and the campaign, and written ON CONFLICT (id) DO NOTHING")
     public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String { FlyrPayload.hasher }
     private let connection: PostgresConnection
     /// `prepare` (which may read the campaign's rows) and `send` are called from different
@@ -386,7 +387,7 @@ public final class PostgresDestination: Destination {
             var text = CopyText()
             for k in newAddresses {
                 let a = leads[k].address!
-                let row = [leads[k].addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, String(seq)]
+                let row = [leads[k].addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, a.coordinate, String(seq)]
                 if copying {
                     for value in row { text.value(value) }
                     text.value("import_list")
@@ -398,11 +399,11 @@ public final class PostgresDestination: Destination {
             }
             nextSeq[campaign] = seq
             if copying {
-                try connection.copy("campaign_addresses", columns: "id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source",
+                try connection.copy("campaign_addresses", columns: "id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, coordinate, seq, source",
                                     rows: text.bytes)
             } else { try connection.execute(Self.rows("""
-                INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source) VALUES
-                """, types: ["uuid", "uuid", "", "", "", "", "", "", "", "int", "'import_list'"], count: newAddresses.count)
+                INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, coordinate, seq, source) VALUES
+                """, types: ["uuid", "uuid", "", "", "", "", "", "", "", "jsonb", "int", "'import_list'"], count: newAddresses.count)
                 + " ON CONFLICT (id) DO NOTHING", values) }
         }
         let newContacts = leads.indices.filter { leads[$0].action == .create && leads[$0].createsContact }
@@ -442,12 +443,12 @@ public final class PostgresDestination: Destination {
                 var again: [String?] = []
                 for lead in gone {
                     let a = lead.address!
-                    again += [lead.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, String(seq)]
+                    again += [lead.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, a.coordinate, String(seq)]
                     seq += 1
                 }
                 nextSeq[campaign] = seq
-                try connection.execute(Self.rows("INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source) VALUES",
-                                                 types: ["uuid", "uuid", "", "", "", "", "", "", "", "int", "'import_list'"], count: gone.count) + " ON CONFLICT (id) DO NOTHING", again)
+                try connection.execute(Self.rows("INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, coordinate, seq, source) VALUES",
+                                                 types: ["uuid", "uuid", "", "", "", "", "", "", "", "jsonb", "int", "'import_list'"], count: gone.count) + " ON CONFLICT (id) DO NOTHING", again)
             }
         }
         let changedContacts = leads.filter { $0.action == .update && $0.contactID != nil && $0.contact != nil }

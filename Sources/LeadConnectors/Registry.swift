@@ -50,18 +50,23 @@ public enum DestinationRegistry {
     /// retries are reported.
     public struct Connection: Sendable {
         public var timeout: Double
+        /// Seconds of nothing but server errors after which the destination stops
+        /// (`LEADPORT_FAIL_AFTER`, default 60; `FailFast`).
+        public var failAfter: Double
         public var onRetry: @Sendable (Retry.Event) -> Void
 
         public init(settings: Settings, onRetry: @escaping @Sendable (Retry.Event) -> Void) {
             // Seconds for one whole HTTP exchange (docs/http.md).
             timeout = settings["LEADPORT_HTTP_TIMEOUT"].flatMap(Double.init).map { max(1, $0) } ?? 30
+            failAfter = settings["LEADPORT_FAIL_AFTER"].flatMap(Double.init).map { max(0, $0) } ?? FailFast.standard
             self.onRetry = onRetry
         }
 
-        /// Retries outermost (each attempt is paced and authorised afresh), then the rate
-        /// limiter starting from the destination's declared budget, then the credentials.
+        /// Retries outermost (each attempt is paced and authorised afresh), then the fail-fast
+        /// limit that sees every attempt, then the rate limiter starting from the destination's
+        /// declared budget, then the credentials.
         public func client(_ capabilities: DestinationCapabilities, auth: Auth?) -> HTTPClient {
-            var chain: [any HTTPMiddleware] = [Retry(onRetry: onRetry), RateLimit(requests: capabilities.requests, per: capabilities.per)]
+            var chain: [any HTTPMiddleware] = [Retry(onRetry: onRetry), FailFast(after: failAfter), RateLimit(requests: capabilities.requests, per: capabilities.per)]
             if let auth { chain.append(auth) }
             return HTTPClient(transport: CurlTransport(), chain)
         }

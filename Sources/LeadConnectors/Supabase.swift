@@ -76,6 +76,7 @@ public final class SupabaseDestination: Destination {
     public let name: String
     public let ledgerName: String
     public var capabilities: DestinationCapabilities { Self.capabilities }
+    public let reconciliation = Reconciliation.resend(how: "the rows' ids are fixed by the lead and the campaign, and a batch sent again is inserted with resolution=ignore-duplicates")
     public let config: SupabaseConfig
     public var credentialsUser: (id: String, setting: String)? { config.userID.map { ($0, "SUPABASE_ACCESS_TOKEN") } }
     public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String { FlyrPayload.hasher }
@@ -234,6 +235,8 @@ public final class SupabaseDestination: Destination {
             return .rows(leads.map { _ in .failed(reason: "Supabase answered \(refusal.text)") })
         } catch HTTPTransportError.unreachable(_, let reason) {
             throw DestinationError(destination: name, message: "\(config.url.host ?? "the server") cannot be reached (\(reason)); what was not sent goes with the next run")
+        } catch let down as FailFast.Unavailable {
+            throw DestinationError(destination: name, message: down.description)
         } catch let error as HTTPTransportError {
             return .rows(leads.map { _ in .failed(reason: "no answer from Supabase: \(error)") })
         }
@@ -264,13 +267,14 @@ public final class SupabaseDestination: Destination {
                 o.set("id", lead.addressID)
                 o.set("campaign_id", campaign)
                 Self.addressColumns(a, into: &o)
+                if let coordinate = a.coordinate { o.set("coordinate", json: coordinate) }
                 o.set("seq", seq)
                 o.set("source", "import_list")
                 body += (n == 0 ? "" : ",") + o.text
                 seq += 1
             }
             nextSeq[campaign] = seq
-            try insert("campaign_addresses", columns: "id,campaign_id,address,formatted,house_number,street_name,locality,region,postal_code,seq,source", body: body + "]", merge: false)
+            try insert("campaign_addresses", columns: "id,campaign_id,address,formatted,house_number,street_name,locality,region,postal_code,coordinate,seq,source", body: body + "]", merge: false)
         }
         let newContacts = leads.filter { $0.action == .create && $0.createsContact }
         if !newContacts.isEmpty {

@@ -10,6 +10,7 @@ public final class WebhookDestination: Destination {
     public let name: String
     public let ledgerName: String
     public var capabilities: DestinationCapabilities { Webhook.capabilities }
+    public let reconciliation = Reconciliation.resend(how: "the document goes again under the same Idempotency-Key, which the receiver takes once")
     private let webhook: Webhook
 
     public init(url: URL, secret: String?, client: HTTPClient, timeout: Double = 30) {
@@ -57,6 +58,8 @@ public final class WebhookDestination: Destination {
             })
         } catch HTTPTransportError.unreachable(_, let reason) {
             throw DestinationError(destination: name, message: "cannot be reached (\(reason)); nothing more is sent to it, and what was not sent goes with the next run")
+        } catch let down as FailFast.Unavailable {
+            throw DestinationError(destination: name, message: down.description)
         } catch let refusal as Webhook.Refused {
             throw DestinationError(destination: name, message: "\(refusal.description); nothing more is sent to it, and what was not sent goes with the next run")
         }
@@ -94,6 +97,11 @@ public final class WebhookDestination: Destination {
         o.set("phone", lead.phone)
         o.set("mobile", lead.mobile)
         o.set("company", lead.company)
+        // An owner that is not a person (its name, and no first or last name), the record's
+        // designations (`TR`, `ETAL`) and the line a mailing addresses the lead by.
+        o.set("organization", lead.organization)
+        o.set("designation", lead.designation)
+        o.set("salutation", lead.salutation)
         o.set("notes", lead.notes)
         var address = JSONObject()
         let a = lead.address
@@ -106,6 +114,17 @@ public final class WebhookDestination: Destination {
         address.set("postal_code", a.postalCode)
         address.set("formatted", a.formatted)
         o.set("address", json: address.text)
+        // Only where there is one, so that a lead without either hashes as before they were sent.
+        if let extensionNumber = lead.phoneExtension { o.set("phone_extension", extensionNumber) }
+        if let m = lead.mailingAddress, m.hasDeliveryLine || m.city != nil || m.postalCode != nil {
+            var mailing = JSONObject()
+            mailing.set("line", m.deliveryLine)
+            mailing.set("city", m.city)
+            mailing.set("state", m.state)
+            mailing.set("postal_code", m.postalCode)
+            mailing.set("formatted", m.formatted)
+            o.set("mailing_address", json: mailing.text)
+        }
     }
 
     /// For a plan: the document's fields (`address.city` for a part of the address). A catch

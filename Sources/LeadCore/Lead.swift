@@ -5,6 +5,7 @@ public enum LeadField: String, CaseIterable, Sendable, Codable {
     case address, unit, city, state, zip, country
     case mailingAddress = "mailing_address", mailingCity = "mailing_city", mailingState = "mailing_state", mailingZip = "mailing_zip"
     case date
+    case latitude, longitude
 
     /// The case's position, 0 ..< allCases.count, for tables indexed by field.
     public var ordinal: Int {
@@ -30,6 +31,8 @@ public enum LeadField: String, CaseIterable, Sendable, Codable {
         case .mailingState: return 18
         case .mailingZip: return 19
         case .date: return 20
+        case .latitude: return 21
+        case .longitude: return 22
         }
     }
 
@@ -82,6 +85,12 @@ public struct Lead: Sendable {
     public var household = false
     public var secondGivenName: String?
     public var secondFamilyName: String?
+    public var secondPrefix: String?
+    /// The owner when it is not a person (`Acme Properties LLC`, `Estate of Mary Jones`):
+    /// its name, and no given or family name.
+    public var organization: String?
+    /// Record designations that followed the names (`TR`, `ETAL`, `JTWROS`).
+    public var designation: String?
     public var email: String?
     public var emailSuggestion: String?
     /// E.164.
@@ -96,6 +105,9 @@ public struct Lead: Sendable {
     public var address = PostalAddress()
     /// An owner's mailing address, when it differs from the property address.
     public var mailingAddress: PostalAddress?
+    /// The property's position, in decimal degrees (WGS 84), when the list gives both parts
+    /// within their ranges.
+    public var coordinate: Coordinate?
     /// Unmapped columns, by header, in file order.
     public var extras: [(header: String, value: String)] = []
     /// Where each field came from.
@@ -106,8 +118,10 @@ public struct Lead: Sendable {
         self.source = source
     }
 
-    /// `Given Middle Family`, or the couple's names for a household.
+    /// `Given Middle Family`, or the couple's names for a household; an organisation's name
+    /// when the lead is one.
     public var fullName: String? {
+        if givenName == nil, middleName == nil, familyName == nil, let organization { return organization }
         // Joined by hand: arrays of optionals and `joined` cost ten times as much, and this
         // is read several times for every row.
         func join(_ a: String?, _ b: String?) -> String? {
@@ -133,4 +147,43 @@ public enum Outcome: String, Sendable, Codable, CaseIterable {
     /// Not sent: the destination stopped (unreachable, credentials refused, a limit reached)
     /// before this row's turn; the next run sends it.
     case pending
+}
+
+/// A position in decimal degrees: latitude −90…90, longitude −180…180.
+public struct Coordinate: Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init?(latitude: Double, longitude: Double) {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+        (self.latitude, self.longitude) = (latitude, longitude)
+    }
+
+    /// FLYR's `campaign_addresses.coordinate`: `{"lat": …, "lon": …}` (the technical
+    /// reference's `Coordinate`).
+    public var json: String { "{\"lat\":\(Self.text(latitude)),\"lon\":\(Self.text(longitude))}" }
+
+    /// A degree value as written: `-121.434879`, never an exponent.
+    public static func text(_ degrees: Double) -> String {
+        // Seven decimals are about a centimetre: more than any list holds.
+        let scaled = (abs(degrees) * 10_000_000).rounded()
+        let whole = Int64(scaled) / 10_000_000, fraction = Int64(scaled) % 10_000_000
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 7 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return (degrees < 0 && scaled > 0 ? "-" : "") + String(whole) + (digits.isEmpty ? "" : "." + digits)
+    }
+
+    /// A latitude or longitude as lists write them: a decimal, with an optional sign or
+    /// hemisphere letter (`38.5816 N`, `121.4349W`); nil for anything else.
+    public static func degrees(_ text: String) -> Double? {
+        var t = String(text.trimmed.filter { $0 != "°" })
+        var sign = 1.0
+        if let last = t.last, "NSEWnsew".contains(last) {
+            if "SWsw".contains(last) { sign = -1 }
+            t = String(t.dropLast()).trimmed
+        }
+        guard !t.isEmpty, t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }), let value = Double(t) else { return nil }
+        return sign * value
+    }
 }

@@ -9,11 +9,15 @@ public struct RawRow: Sendable, Equatable {
     /// every field it had; an XLSX row ends at its last non-empty cell.
     public var cells: [String]
     public var issues: [LeadIssue]
+    /// The indices of the cells that a workbook stored as numbers shown as numbers (not dates
+    /// or times), in order: a processed workbook writes them as numbers again. Empty for CSV.
+    public var numericCells: [Int]
 
-    public init(location: SourceLocation, cells: [String], issues: [LeadIssue] = []) {
+    public init(location: SourceLocation, cells: [String], issues: [LeadIssue] = [], numericCells: [Int] = []) {
         self.location = location
         self.cells = cells
         self.issues = issues
+        self.numericCells = numericCells
     }
 
     /// True when every cell is empty (a blank line, `,,,`, or a row of empty styled cells).

@@ -37,13 +37,16 @@ public struct AddressRecord: Sendable, Equatable {
     public var locality: String?
     public var region: String?
     public var postalCode: String?
+    /// `{"lat": …, "lon": …}` (`Coordinate.json`), written as the address is created.
+    public var coordinate: String?
 
-    public init(_ a: PostalAddress) {
-        self.init(a, deliveryLine: a.deliveryLine, formatted: a.formatted)
+    public init(_ a: PostalAddress, coordinate: Coordinate? = nil) {
+        self.init(a, deliveryLine: a.deliveryLine, formatted: a.formatted, coordinate: coordinate)
     }
 
     /// With the lines already built from `a`.
-    public init(_ a: PostalAddress, deliveryLine: String?, formatted: String?) {
+    public init(_ a: PostalAddress, deliveryLine: String?, formatted: String?, coordinate: Coordinate? = nil) {
+        self.coordinate = coordinate?.json
         address = deliveryLine
         self.formatted = formatted
         houseNumber = a.houseNumber

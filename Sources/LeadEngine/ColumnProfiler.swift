@@ -9,6 +9,7 @@ enum ColumnProfiler {
         let checks: [(String, (String) -> Bool)] = [
             ("email", { $0.contains("@") && $0.contains(".") && !$0.contains(" ") }),
             ("boolean", { ["true", "false", "yes", "no", "y", "n"].contains($0.lowercased()) }),
+            ("coordinate", AutoMapper.isDegrees),
             ("date", isDate),
             ("zip", { $0.count == 5 && $0.allSatisfy(\.isNumber) || $0.count == 10 && $0.dropFirst(5).first == "-" }),
             ("phone", isPhone),

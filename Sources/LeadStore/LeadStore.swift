@@ -787,12 +787,12 @@ public struct StoreTransaction {
 
     public func insertAddresses(_ rows: [NewAddress]) throws {
         try runRows("""
-            INSERT OR FAIL INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, seq, source, created_at) VALUES
-            """, "(?,?,?,?,?,?,?,?,?,?,'import_list',?)", "", count: rows.count) { i, b in
+            INSERT OR FAIL INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, coordinate, seq, source, created_at) VALUES
+            """, "(?,?,?,?,?,?,?,?,?,?,?,'import_list',?)", "", count: rows.count) { i, b in
                 let r = rows[i]
                 let a = r.address
                 b.text(r.id); b.text(r.campaign); b.text(a.address); b.text(a.formatted); b.text(a.houseNumber); b.text(a.streetName)
-                b.text(a.locality); b.text(a.region); b.text(a.postalCode); b.integer(r.seq); b.text(now)
+                b.text(a.locality); b.text(a.region); b.text(a.postalCode); b.text(a.coordinate); b.integer(r.seq); b.text(now)
             }
     }
 

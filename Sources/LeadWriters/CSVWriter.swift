@@ -3,7 +3,9 @@ import LeadCore
 
 /// Writes RFC 4180 CSV to a file, a row at a time. Cells that a spreadsheet would run as a
 /// formula (starting with `=`, `+`, `-`, `@`, tab or carriage return) get a leading `'`,
-/// as OWASP advises for CSV injection, when `protectFormulas` is on.
+/// as OWASP advises for CSV injection, when `protectFormulas` is on. A plain decimal number
+/// (`-121.434879`, `-5`, `-1.5e3`) is left as it is: a spreadsheet reads it as the number it
+/// is, runs nothing, and a `'` would turn it into text.
 public final class CSVWriter {
     private let handle: FileHandle
     private var buffer = Data()
@@ -47,13 +49,37 @@ public final class CSVWriter {
 
     func field(_ cell: String) -> String {
         var value = cell
-        if protectFormulas, let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
+        if protectFormulas, let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), !Self.isPlainNumber(value) {
             value = "'" + value
         }
         if value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
             return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         return value
+    }
+
+    /// `-?digits[.digits][e±digits]`, nothing else: what a spreadsheet takes as a number and
+    /// never as a formula.
+    static func isPlainNumber(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        func digits() -> Int {
+            let n = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(n)
+            return n
+        }
+        var mantissa = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 }
 

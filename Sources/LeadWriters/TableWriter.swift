@@ -8,6 +8,12 @@ public enum SheetCell: Sendable, Equatable {
     /// `YYYY-MM-DD`.
     case date(String)
 
+    /// A number a workbook stored, by its canonical text; text when the text is no number.
+    public static func number(_ text: String) -> SheetCell {
+        guard let value = Double(text), value.isFinite else { return .text(text) }
+        return .number(value)
+    }
+
     /// The cell as CSV writes it.
     public var plainText: String {
         switch self {

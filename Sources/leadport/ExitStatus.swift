@@ -14,11 +14,15 @@ import Glibc
 /// | 1 | the run failed: a file could not be read, a destination failed |
 /// | 2 | usage or configuration: a bad option, a missing file or sheet |
 /// | 3 | finished, but some rows were rejected |
+/// | 130, 143 | interrupted by SIGINT (Ctrl-C) or SIGTERM: the rows read were delivered and recorded, the rest not read |
 enum ExitStatus {
     static let success: Int32 = 0
     static let failed: Int32 = 1
     static let usage: Int32 = 2
     static let someRejected: Int32 = 3
+
+    /// 128 + the signal's number, as a shell reports a command a signal ended.
+    static func interrupted(by signal: Int32) -> Int32 { 128 + signal }
 
     static func exit(for error: Error) -> Never {
         if error is BrokenPipe { Glibc.exit(success) }

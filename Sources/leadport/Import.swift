@@ -196,11 +196,19 @@ struct Import: ParsableCommand {
             // Retries are reported as batch events under the destination's name (known once it is open).
             let named = DestinationName()
             named.value = target.display
-            guard let remote = try DestinationRegistry.open(target, settings: settings, onRetry: { [reporter, named] event in
-                let cause = event.status.map { "HTTP \($0)" } ?? event.error.map { "\($0)" } ?? "an error"
-                reporter.handle(.batch(BatchResult(destination: named.value, size: 0, status: "retry after \(cause)",
-                                                   attempt: event.attempt, retryAfter: event.retryAfter ?? event.wait)))
-            }) else {
+            let opened: (any Destination)?
+            do {
+                opened = try DestinationRegistry.open(target, settings: settings, onRetry: { [reporter, named] event in
+                    let cause = event.status.map { "HTTP \($0)" } ?? event.error.map { "\($0)" } ?? "an error"
+                    reporter.handle(.batch(BatchResult(destination: named.value, size: 0, status: "retry after \(cause)",
+                                                       attempt: event.attempt, retryAfter: event.retryAfter ?? event.wait)))
+                })
+            } catch where parsed.count > 1 {
+                // One of several: it stops alone, and the others still get every row.
+                options.remotes.append(UnopenedDestination(target: target, error: error))
+                continue
+            }
+            guard let remote = opened else {
                 options.embedded = true
                 continue
             }
@@ -252,6 +260,20 @@ struct Import: ParsableCommand {
         let planWriter = options.dryRun ? try PlanWriter(path: plan, arguments: replayArguments) : nil
         // Applying a plan: its rows not met in the file (moved, deleted, their sheet renamed).
         var unmet = Set(check?.rows.keys.map { $0 } ?? [])
+        // Ctrl-C or a service manager's stop ends the run cleanly: the rows read so far are
+        // delivered, recorded and reported, and the summary and `run_finished` written; a second
+        // signal ends it at once.
+        // (A parent may have blocked them, as test runners do: they are unblocked here.)
+        var caught = sigset_t()
+        sigemptyset(&caught)
+        for number in [SIGINT, SIGTERM] {
+            signal(number) { number in
+                Interruption.request(number)
+                signal(number, SIG_DFL)
+            }
+            sigaddset(&caught, number)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &caught, nil)
         let summary = try ImportRun(options: options) { event in
             // A plan that cannot be written ends the run: the dry run is for it.
             do { try planWriter?.handle(event) } catch { ExitStatus.exit(for: error) }
@@ -280,7 +302,7 @@ struct Import: ParsableCommand {
             problems.append(DestinationError(destination: destination.name,
                                              message: "\(failed) row\(failed == 1 ? "" : "s") could not be delivered (see the report); run the same import again to send them"))
         }
-        if let last = problems.last {
+        if let last = problems.last, Interruption.requested == 0 {
             for problem in problems.dropLast() { ExitStatus.printError("leadport: \(problem)") }
             if problems.count > 1, let worst = problems.compactMap({ ($0 as? any Classified)?.disposition }).map(ExitStatus.status(for:)).max() {
                 ExitStatus.printError("leadport: \(last)")
@@ -288,7 +310,15 @@ struct Import: ParsableCommand {
             }
             return (summary, last)
         }
-        if (summary.counts[.rejected] ?? 0) > 0 || !unmet.isEmpty { return (summary, ExitCode(3)) }
+        if Interruption.requested != 0 {
+            let signal = Interruption.requested
+            for problem in problems { ExitStatus.printError("leadport: \(problem)") }
+            let read = summary.rows
+            ExitStatus.printError("leadport: interrupted (\(signal == SIGTERM ? "SIGTERM" : "SIGINT")) after \(read) row\(read == 1 ? "" : "s") read: each has its outcome in the report; "
+                                  + "run the same import again for the rest")
+            return (summary, ExitCode(ExitStatus.interrupted(by: signal)))
+        }
+        if (summary.counts[.rejected] ?? 0) > 0 || !unmet.isEmpty { return (summary, ExitCode(ExitStatus.someRejected)) }
         return (summary, nil)
     }
 }

@@ -12,6 +12,9 @@ struct AppliedMapping {
         var by: String
         var confidence: Double?
         var reason: String?
+        /// For a `full_name` column: `first-last`, or `last-first` when the mapping's order
+        /// (`auto` decided on the file's first rows) reads it surname first.
+        var nameOrder: String?
     }
 
     var source: String
@@ -24,10 +27,10 @@ struct AppliedMapping {
         columns = plan.columnNames.enumerated().map { k, name in
             let letters = Column.letters(for: k)
             if let field = plan.fields[k] {
-                if let s = plan.automatic[k] {
-                    return AppliedColumn(letters: letters, header: name, field: field.rawValue, by: "automatic", confidence: s.confidence, reason: s.why)
-                }
-                return AppliedColumn(letters: letters, header: name, field: field.rawValue, by: "mapping")
+                var column = AppliedColumn(letters: letters, header: name, field: field.rawValue, by: "mapping")
+                if let s = plan.automatic[k] { (column.by, column.confidence, column.reason) = ("automatic", s.confidence, s.why) }
+                if field == .fullName { column.nameOrder = (plan.surnameFirst.contains(k) ? NameOrder.lastFirst : .firstLast).rawValue }
+                return column
             }
             return AppliedColumn(letters: letters, header: name, by: plan.ignored.contains(k) ? "ignored" : "extra")
         }
@@ -43,7 +46,8 @@ struct AppliedMapping {
             case let (field?, _): what = "→ \(field) (\(source))"
             default: what = c.by == "ignored" ? "→ (ignored)" : "→ (extra)"
             }
-            lines.append("  \(c.letters.padded(to: 3)) \("\"\(c.header)\"".padded(to: width)) \(what)")
+            let order = c.nameOrder == NameOrder.lastFirst.rawValue ? ", names read surname first" : ""
+            lines.append("  \(c.letters.padded(to: 3)) \("\"\(c.header)\"".padded(to: width)) \(what)\(order)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -53,7 +57,8 @@ struct AppliedMapping {
             InspectionJSON.object([("letter", InspectionJSON.string(c.letters)), ("name", InspectionJSON.string(c.header)),
                                    ("field", c.field.map(InspectionJSON.string) ?? "null"), ("by", InspectionJSON.string(c.by)),
                                    ("confidence", c.confidence.map { String(format2: $0) } ?? "null"),
-                                   ("reason", c.reason.map(InspectionJSON.string) ?? "null")])
+                                   ("reason", c.reason.map(InspectionJSON.string) ?? "null"),
+                                   ("name_order", c.nameOrder.map(InspectionJSON.string) ?? "null")])
         }
         return InspectionJSON.object([("source", InspectionJSON.string(source)), ("target", InspectionJSON.string(target)),
                                       ("columns", "[" + list.joined(separator: ",") + "]")])

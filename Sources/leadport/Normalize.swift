@@ -14,9 +14,12 @@ struct Normalize: ParsableCommand {
             Reads one value per line on stdin and writes one JSON object per line on stdout, \
             in the same order. Fields that do not apply are null.
               phone    input, e164, valid, possible, number_type, region, extension
-              email    input, valid, normalized, suggestion
+              email    input, valid, normalized, suggestion, problem, and repair when a \
+            `,` `;` or `.` copied after a valid address was taken off
               name     input, prefix, given, middle, family, suffix, nickname, household, \
-            second_prefix, second_given, second_middle, second_family
+            second_prefix, second_given, second_middle, second_family, organization, designation, \
+            salutation (--order first-last|last-first|auto; auto reads every line first and decides \
+            for all of them, as for one column)
               address  input, recipient, house_number, street_predirectional, street_name, \
             street_suffix, street_postdirectional, unit_type, unit_id, po_box_id, city, state, \
             zip, zip4, country, formatted, unparsed
@@ -37,22 +40,45 @@ struct Normalize: ParsableCommand {
     @Option(help: "Country of addresses that show none (no postal code, state, province or country name): US or CA.")
     var country: String = "US"
 
-    @Option(help: "How to read dates such as 03/04/2024: mdy or dmy. Without it such dates are flagged as ambiguous.")
-    var order: DateOrder?
+    @Option(help: ArgumentHelp("Dates: how to read 03/04/2024, mdy or dmy (without it such dates are flagged as ambiguous). "
+                               + "Names: first-last (the default), last-first (county order, SMITH JOHN), or auto (decided from all the lines).",
+                               valueName: "order"))
+    var order: String?
+
+    /// `--order` for dates.
+    var dateOrder: DateOrder? { order.flatMap(DateOrder.init(rawValue:)) }
+    /// `--order` for names.
+    var nameOrder: NameOrder { order.flatMap(NameOrder.init(rawValue:)) ?? .firstLast }
 
     @Option(help: "Excel date system for serial numbers: 1900 or 1904.")
     var dateSystem = 1900
 
     func validate() throws {
+        if let order {
+            switch kind {
+            case .date where DateOrder(rawValue: order) == nil: throw ValidationError("--order for dates is mdy or dmy")
+            case .name where NameOrder(rawValue: order) == nil: throw ValidationError("--order for names is first-last, last-first or auto")
+            case .phone, .email, .address: throw ValidationError("--order applies to names and dates")
+            default: break
+            }
+        }
         guard dateSystem == 1900 || dateSystem == 1904 else { throw ValidationError("--date-system must be 1900 or 1904") }
         guard ["US", "CA"].contains(country.uppercased()) else { throw ValidationError("--country must be US or CA") }
     }
 
     func run() throws {
         let out = StandardOutput.shared
+        if kind == .name, nameOrder == .auto {
+            // The lines are one column: read them all, decide its order, then write them.
+            var lines: [String] = []
+            while let line = readLine(strippingNewline: true) { lines.append(line.hasSuffix("\r") ? String(line.dropLast()) : line) }
+            let order = NameOrder.decide(lines)
+            for value in lines { try out.write(NormalizeJSON.render(kind: kind, value: value, options: self, nameOrder: order) + "\n") }
+            return
+        }
         while let line = readLine(strippingNewline: true) {
             let value = line.hasSuffix("\r") ? String(line.dropLast()) : line
-            try out.write(NormalizeJSON.render(kind: kind, value: value, options: self) + "\n")
+            try out.write(NormalizeJSON.render(kind: kind, value: value, options: self, nameOrder: nameOrder) + "\n")
         }
     }
 }
@@ -60,8 +86,9 @@ struct Normalize: ParsableCommand {
 extension AddressStyle: ExpressibleByArgument {}
 extension DateOrder: ExpressibleByArgument {}
 
+
 enum NormalizeJSON {
-    static func render(kind: Normalize.Kind, value: String, options: Normalize) -> String {
+    static func render(kind: Normalize.Kind, value: String, options: Normalize, nameOrder: NameOrder) -> String {
         var o = JSONObject()
         o.set("input", value)
         switch kind {
@@ -80,8 +107,9 @@ enum NormalizeJSON {
             o.set("normalized", r.normalized)
             o.set("suggestion", r.suggestion)
             o.set("problem", r.problem)
+            if let repair = r.repair { o.set("repair", repair) }
         case .name:
-            let r = NameRule.parse(value)
+            let r = NameRule.parse(value, order: nameOrder)
             o.set("prefix", r.prefix)
             o.set("given", r.given)
             o.set("middle", r.middle)
@@ -93,6 +121,9 @@ enum NormalizeJSON {
             o.set("second_given", r.secondGiven)
             o.set("second_middle", r.secondMiddle)
             o.set("second_family", r.secondFamily)
+            o.set("organization", r.organization)
+            o.set("designation", r.designation)
+            o.set("salutation", r.salutation)
         case .address:
             let r = AddressRule.parse(value, style: options.style, country: options.country.uppercased())
             let a = r.address
@@ -115,7 +146,7 @@ enum NormalizeJSON {
             if !r.problems.isEmpty { o.set("problems", json: JSONText.array(r.problems)) }
             if !r.repairs.isEmpty { o.set("repairs", json: JSONText.array(r.repairs)) }
         case .date:
-            let r = DateRule.normalize(value, order: options.order, date1904: options.dateSystem == 1904)
+            let r = DateRule.normalize(value, order: options.dateOrder, date1904: options.dateSystem == 1904)
             o.set("iso", r.iso)
             o.set("time", r.time)
             o.set("valid", r.valid)

@@ -70,6 +70,16 @@ final class ProgressReporter: @unchecked Sendable {
             if let reason = r.reason { o.set("reason", reason) }
             // A dry run's plan: each field that would change, old (null: none) and new.
             if let fields = r.planned?.fields { o.set("changes", json: PlanWriter.changes(fields)) }
+            // What cleaning decided, so that a program needs no processed sheet to see it.
+            if !r.issues.isEmpty {
+                o.set("issues", json: "[" + r.issues.map { issue in
+                    var i = JSONObject()
+                    i.set("code", issue.code.rawValue)
+                    i.set("message", KnownSecrets.redact(issue.message))
+                    if let column = issue.location?.column { i.set("column", column.name ?? Column.letters(for: column.index)) }
+                    return i.text
+                }.joined(separator: ",") + "]")
+            }
         case .enrichedRow(let location, let outcome):
             o.set("event", "row")
             o.set("t", elapsed)
@@ -116,6 +126,10 @@ final class ProgressReporter: @unchecked Sendable {
                 destinations.set(d.name, json: counts.text)
             }
             o.set("destinations", json: destinations.text)
+            o.set("unmapped_columns", json: JSONText.array(s.unmappedColumns))
+            o.set("without_name", s.withoutName.count)
+            o.set("without_contact", s.withoutContact.count)
+            if !s.mailingAsAddress.isEmpty { o.set("mailing_as_address", json: JSONText.array(s.mailingAsAddress)) }
             o.set("seconds", s.seconds)
             o.set("dry_run", s.dryRun)
             if let e = s.enrichment { o.set("enrichment", json: Self.json(e)) }
@@ -243,6 +257,19 @@ final class ProgressReporter: @unchecked Sendable {
         // With several destinations, each one's own line.
         if s.destinations.count > 1 {
             for d in s.destinations { ExitStatus.printError("  \(d.name): \(parts(d.counts))\(d.stopped == nil ? "" : " (stopped)")") }
+        }
+        // What a person would want to know before the postcards go out.
+        for file in s.mailingAsAddress {
+            ExitStatus.printError("\(file) has a mailing address and no property address: the mailing address is each lead's address (and the campaign's)")
+        }
+        if !s.unmappedColumns.isEmpty {
+            let n = s.unmappedColumns.count
+            ExitStatus.printError("\(n) column\(n == 1 ? "" : "s") not mapped to any field: \(s.unmappedColumns.map { "\"\($0)\"" }.joined(separator: ", ")) "
+                                  + "(kept as extras; name \(n == 1 ? "it" : "them") in a mapping, --mapping, to use \(n == 1 ? "it" : "them"); `leadport inspect FILE` shows the guesses)")
+        }
+        for (tally, what) in [(s.withoutName, "without a usable name"), (s.withoutContact, "without an email, phone or address")] where tally.count > 0 {
+            let rows = tally.first.map { "\($0.row)" }.joined(separator: ", ") + (tally.count > tally.first.count ? ", …" : "")
+            ExitStatus.printError("\(tally.count) row\(tally.count == 1 ? "" : "s") delivered \(what) (row\(tally.count == 1 ? "" : "s") \(rows))")
         }
     }
 

@@ -254,3 +254,41 @@ struct QuotaServer: HTTPTransport {
         return HTTPResponse(status: 200)
     }
 }
+
+/// `FailFast` (issue 22 item 6) on a manual clock: the streak of server failures across
+/// requests, ended by any other answer, stopping the client once it lasts `failAfter`.
+@Suite struct FailFastTests {
+    let url = URL(string: "https://hooks.example.com/catch")!
+
+    @Test func aStreakOf5xxLongerThanTheLimitStopsAcrossRequests() throws {
+        let clock = ManualClock()
+        let transport = ScriptedTransport(Array(repeating: .response(HTTPResponse(status: 500)), count: 20))
+        let client = HTTPClient(transport: transport, [Retry(clock: clock, seed: 3), FailFast(after: 10, clock: clock)])
+        // The first request's six attempts span some 15-31 s of backoff: the limit ends them,
+        // with FailFast's error rather than the last 500.
+        #expect(throws: FailFast.Unavailable.self) { try client.send(HTTPRequest(method: "POST", url: url)) }
+        #expect(clock.now >= 10)
+        let attempts = transport.sent.count
+        // The next request, still failing, stops at its first attempt.
+        #expect(throws: FailFast.Unavailable.self) { try client.send(HTTPRequest(method: "POST", url: url)) }
+        #expect(transport.sent.count == attempts + 1)
+    }
+
+    @Test func anyOtherAnswerEndsTheStreak() throws {
+        let clock = ManualClock()
+        let dropped = HTTPTransportError.connectionLost(url: url.absoluteString, reason: "reset")
+        let transport = ScriptedTransport([.response(HTTPResponse(status: 502)), .failure(dropped), .response(HTTPResponse(status: 422)),
+                                           .response(HTTPResponse(status: 503)), .response(HTTPResponse(status: 200))])
+        let failFast = FailFast(after: 2, clock: clock)
+        let client = HTTPClient(transport: transport, [failFast])
+        #expect(try client.send(HTTPRequest(url: url)).status == 502)
+        clock.sleep(1.5)
+        #expect(throws: HTTPTransportError.self) { try client.send(HTTPRequest(url: url)) }
+        clock.sleep(1.5)
+        // 3 s after the streak began, but a 4xx ends it rather than stopping.
+        #expect(try client.send(HTTPRequest(url: url)).status == 422)
+        clock.sleep(1.5)
+        #expect(try client.send(HTTPRequest(url: url)).status == 503, "a new streak, 0 s old")
+        #expect(try client.send(HTTPRequest(url: url)).status == 200)
+    }
+}

@@ -8,6 +8,7 @@ final class MemoryDestination: Destination, @unchecked Sendable {
     let name: String
     var ledgerName: String { name }
     let capabilities: DestinationCapabilities
+    let reconciliation = Reconciliation.resend(how: "held in memory")
     private let lock = NSLock()
     /// Every record held, by remote id: the lead's key and the hash of what was sent.
     private(set) var records: [String: (key: String, hash: String)] = [:]

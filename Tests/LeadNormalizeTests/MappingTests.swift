@@ -71,6 +71,8 @@ private func problem(_ yaml: String) -> String? {
         ("columns:\n  Name: {field: full_name, transform: [shout]}\n", "at columns.Name.transform[0]: \"shout\" is not a transform; expected one of: trim"),
         ("columns:\n  Name: {transform: upper}\n", "at columns.Name: \"field\" is missing"),
         ("columns:\n  Name: {field: full_name, transfrom: upper}\n", "at columns.Name.transfrom: unknown key"),
+        ("columns:\n  Name: {field: full_name, order: surname}\n", "\"surname\" is not a name order; expected one of: first-last, last-first, auto"),
+        ("columns:\n  Phone: {field: phone, order: auto}\n", "order applies to a full_name column"),
         ("target: people\n", "at target: \"people\" is not a target; expected one of: contacts, campaign_addresses, both"),
         ("required: [name]\n", "at required[0]: \"name\" is not a field"),
         ("dedupe: [mail]\n", "at dedupe[0]: \"mail\" is not a dedupe key; expected one of: email, phone, address"),
@@ -83,6 +85,15 @@ private func problem(_ yaml: String) -> String? {
         let message = problem(yaml)
         #expect(message?.contains("not a valid mapping") == true || expected == "not valid YAML")
         #expect(message?.contains(expected) == true, "\(message ?? "loaded")")
+    }
+
+    /// Issue 23: a name column's order reads and writes back as written.
+    @Test func aNameColumnKeepsItsOrder() throws {
+        let mapping = try load("columns:\n  Owner: {field: full_name, order: last-first}\n  Name: full_name\n")
+        #expect(mapping.columns["Owner"]?.order == .lastFirst)
+        #expect(mapping.columns["Name"]?.order == nil)
+        #expect(mapping.columns["Owner"]?.yaml == "{field: full_name, order: last-first}")
+        #expect(mapping.columns["Name"]?.yaml == "full_name")
     }
 
     /// The `mapping` fuzz target's first finding: loading an empty file leaked a buffer

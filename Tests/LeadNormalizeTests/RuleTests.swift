@@ -102,13 +102,49 @@ import Testing
     @Test(arguments: [
         ("john smith@gmail.com", "johnsmith@gmail.com"), (" bob @ example.org ;", "bob@example.org"),
         ("ann\u{00A0}@exa\u{2003}mple.com", "ann@example.com"), ("(ann+leads@example.co.uk)", "ann+leads@example.co.uk"),
-        ("Jane.Doe@GMAIL.COM.", "Jane.Doe@gmail.com"),
+        ("Jane.Doe@GMAIL.COM!", "Jane.Doe@gmail.com"),
     ])
     func aRepairIsOnlySuggested(input: String, suggestion: String) {
         let r = EmailRule.normalize(input)
         #expect(!r.valid)
         #expect(r.normalized == nil)
         #expect(r.suggestion == suggestion)
+    }
+
+    /// Issue 23 item 3: a `,` `;` or `.` copied along after a valid address is taken off and said.
+    @Test(arguments: [("bob@example.com,", "bob@example.com", ","), ("bob@example.com;", "bob@example.com", ";"),
+                      ("Jane.Doe@GMAIL.COM.", "Jane.Doe@gmail.com", "."), ("bob@example.com.,", "bob@example.com", ".,")])
+    func aCopiedTrailingMarkIsTakenOff(input: String, normalized: String, marks: String) {
+        let r = EmailRule.normalize(input)
+        #expect(r.valid)
+        #expect(r.normalized == normalized)
+        #expect(r.repair == "trailing \"\(marks)\" removed")
+        // Not a guess beyond that: other marks, or an address still invalid, stay suggestions.
+        #expect(!EmailRule.normalize("bob@example,com,").valid)
+        #expect(EmailRule.normalize("bob@example.com").repair == nil)
+    }
+
+    /// Issue 23 item 5: Excel's serial 60 (1900-02-29, which never was) is flagged, not a date.
+    @Test func excelSerialSixtyIsFlagged() {
+        let r = DateRule.normalize("60", order: nil)
+        #expect(!r.valid && r.iso == nil)
+        #expect(r.problem?.contains("never was") == true)
+        #expect(DateRule.normalize("59", order: nil).iso == "1900-02-28")
+        #expect(DateRule.normalize("61", order: nil).iso == "1900-03-01")
+    }
+
+    /// RFC 6532: a decomposed address is put in NFC; an IDN domain is given in Unicode.
+    @Test func unicodeAddressesAreComposedAndIDNDomainsDecoded() {
+        let decomposed = "jose\u{0301}@example.com"
+        let r = EmailRule.normalize(decomposed)
+        #expect(r.valid)
+        #expect(r.normalized == "jos\u{00E9}@example.com")
+        #expect(r.normalized?.unicodeScalars.count == 16)
+        #expect(EmailRule.normalize("info@xn--mnchen-3ya.de").normalized == "info@münchen.de")
+        #expect(EmailRule.normalize("Info@XN--MNCHEN-3YA.DE").normalized == "Info@münchen.de")
+        // RFC 3492 §7.1's sample (B): Chinese (simplified).
+        #expect(EmailRule.punycodeDecoded("ihqwcrb4cv8a8dqg056pqjye") == "他们为什么不说中文")
+        #expect(EmailRule.punycodeDecoded("99999999999") == nil)
     }
 
     /// Addresses that need a repair are invalid, yet their column is still an email column.

@@ -181,8 +181,9 @@ import Testing
     }
 
     /// An answer lost after HubSpot applied the write: an upsert is sent again and updates
-    /// what the first made; a create (no email) is not sent again, the run stops, and the next
-    /// run finds the contacts by phone and name instead of making them twice.
+    /// what the first made; a create (no email) is not sent again: the run looks for what it
+    /// made by phone and name, through HubSpot's search lag (1.5 s here), and goes on (issue 22
+    /// item 1: it stopped, leaving the rest of the list for the next night).
     @Test func aWriteWhoseAnswerWasLostMakesNoDuplicate() throws {
         defer { t.remove() }
         try control("faults", ["drop_after_write": 1])
@@ -193,16 +194,33 @@ import Testing
         #expect(try stat("dropped") == 1 && endpoint("batch/upsert") == 2)
 
         try control("faults", ["drop_after_write": 1])
-        let phones = try csv("phones.csv", ["Name,Phone", "Gus Hale,617-555-0201", "Hal Ives,617-555-0202"])
+        try control("config", ["search_lag_ms": 1500])
+        let phones = try csv("phones.csv", ["Name,Phone", "Gus Hale,617-555-0201", "Hal Ives,617-555-0202", "Ida Joss,617-555-0203"])
         let lost = try run(phones, ledger: "phones.db")
-        #expect(lost.result.status == 1, "\(lost.result.stderr)")
-        #expect(lost.result.stderr.contains("not sent again"), "\(lost.result.stderr)")
-        #expect(try contacts().count == 32)
+        #expect(lost.result.status == 0, "\(lost.result.stderr)")
+        #expect(RemoteImport.count(lost.outcomes, "created") == 3, "\(lost.outcomes)")
+        #expect(try contacts().count == 33)
+        #expect(try endpoint("batch/create") == 1)
         let rerun = try run(phones, ledger: "phones.db")
         #expect(rerun.result.status == 0, "\(rerun.result.stderr)")
-        #expect(RemoteImport.count(rerun.outcomes, "unchanged") == 2, "\(rerun.outcomes)")
-        #expect(try contacts().count == 32)
+        #expect(RemoteImport.count(rerun.outcomes, "unchanged") == 3, "\(rerun.outcomes)")
+        #expect(try contacts().count == 33)
         #expect(try endpoint("batch/create") == 1)
+    }
+
+    /// Issue 22's night: contacts without an email, and connections dropped after HubSpot
+    /// applied 5 % of the writes (seed 31: the first create among them). One run delivers
+    /// every row, each contact made once.
+    @Test func contactsWithoutEmailsFinishInOneRunThroughDroppedCreates() throws {
+        defer { t.remove() }
+        try control("faults", ["drop_rate": 0.05, "seed": 31])
+        let rows = (1...250).map { k in "Person\(k) Lee\(k),617-555-\(String(format: "%04d", k))" }
+        let run = try run(try csv("no-emails.csv", ["Name,Phone"] + rows))
+        #expect(run.result.status == 0, "\(run.result.stderr.suffix(1500))")
+        #expect(RemoteImport.count(run.outcomes, "created") == 250, "\(run.outcomes.values.filter { $0[0] != "created" }.prefix(3))")
+        #expect(try stat("dropped") >= 1)
+        let phones = try contacts().compactMap { $0.properties["phone"] }
+        #expect(phones.count == 250 && Set(phones).count == 250, "\(phones.count) contacts, \(Set(phones).count) phones")
     }
 
     /// A wrong token stops the run after one request, exit 1, the message naming the

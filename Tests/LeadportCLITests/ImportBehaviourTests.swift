@@ -182,8 +182,9 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let rows = try CSVRows.read(export)
         let header = rows[0]
-        let phone = try #require(header.firstIndex(of: "phone"))
-        let date = try #require(header.firstIndex(of: "date"))
+        // The list's own `Phone` makes the cleaned one `phone (cleaned)`.
+        let phone = try #require(header.firstIndex(of: "phone (cleaned)"))
+        let date = try #require(header.firstIndex(of: "date (cleaned)"))
         let data = rows.filter { $0 != header }
         #expect(data.map { $0[phone] } == ["'+442079460958", "'+442079460959"])
         #expect(data.map { $0[date] } == ["2024-04-03", "2024-06-05"])
@@ -288,8 +289,10 @@ import Testing
         #expect(try cell("date")[1] as? String == "d")
         #expect(try cell("_source_row")[0] as? Int == 4)
         #expect(try cell("_status")[0] as? String == "created")
-        // The original cells as read: the ZIP Excel stored as a number stays what the list said.
-        #expect(try cell("Property Zip")[0] as? String == "2108")
+        // The original cells as read: the ZIP Excel stored as a number stays the number it was
+        // (the cleaned `zip` beside it is the text 02108).
+        #expect(try cell("Property Zip")[0] as? Int == 2108)
+        #expect(try cell("Property Zip")[1] as? String == "n")
     }
 }
 

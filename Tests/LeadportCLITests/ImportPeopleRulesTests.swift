@@ -22,7 +22,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let rows = try CSVRows.read(export)
         let header = rows[0]
-        func cell(_ row: Int, _ name: String) -> String? { header.firstIndex(of: name).map { rows[row][$0] } }
+        // The cleaned column, named `NAME (cleaned)` where the list has its own `Email`.
+        func cell(_ row: Int, _ name: String) -> String? { (header.firstIndex(of: name + " (cleaned)") ?? header.firstIndex(of: name)).map { rows[row][$0] } }
         #expect(cell(1, "email") == "")
         #expect(cell(1, "email_suggestion") == "annlee@example.com")
         #expect(cell(1, "issues")?.contains("a space in the address") == true)

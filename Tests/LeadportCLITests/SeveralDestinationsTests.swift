@@ -110,6 +110,27 @@ import Testing
         #expect(again.first { $0.key.hasPrefix("sqlite:") }?.value.values.filter { $0 == "unchanged" }.count == 12)
     }
 
+    /// A destination whose settings are missing stops alone, as one that refuses them does:
+    /// `--to sqlite:… --to hubspot` without HUBSPOT_TOKEN still fills the embedded file, names
+    /// the variable, leaves HubSpot's rows pending and exits 2 (a setting).
+    @Test func aDestinationWithoutItsSettingsStopsAlone() throws {
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 9)
+        let db = t.dir.appendingPathComponent("leads.db")
+        let run = try Leadport.run(["import", list.path, "--to", "sqlite:" + db.path, "--to", "hubspot", "--progress", "jsonl"],
+                                   environment: ["HUBSPOT_TOKEN": "", "HUBSPOT_BASE_URL": "http://127.0.0.1:\(LocalServer.closedPort())"])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("HUBSPOT_TOKEN"), "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: db.path))
+        let rows = Self.rows(Self.events(run.stderr))
+        #expect(rows.first { $0.key.hasPrefix("sqlite:") }?.value.values.filter { $0 == "created" }.count == 9, "\(rows)")
+        #expect(rows["hubspot"]?.count == 9 && rows["hubspot"]?.values.allSatisfy { $0 == "pending" } == true, "\(rows)")
+        let finished = try #require(Self.events(run.stderr).last { $0["event"] as? String == "run_finished" })
+        let each = try #require(finished["destinations"] as? [String: [String: Any]])
+        #expect((each["hubspot"]?["stopped"] as? String)?.contains("HUBSPOT_TOKEN") == true, "\(each)")
+    }
+
     @Test func theSameDestinationTwiceOrTwoEmbeddedDatabasesAreRefused() throws {
         let t = try RemoteImport()
         defer { t.remove() }

@@ -48,6 +48,21 @@ import Testing
         }
     }
 
+    /// Issue 22 item 6: a project answering 503 to every write stops once it has answered
+    /// nothing else for LEADPORT_FAIL_AFTER seconds: one message naming the setting, exit 1,
+    /// the rows pending (the campaign, made before, stays).
+    @Test func aProjectAnswering503ToEverythingStopsAfterFailAfter() throws {
+        defer { t.remove() }
+        try faults("{\"after\": 1, \"statuses\": [" + Array(repeating: "[503, null]", count: 40).joined(separator: ",") + "]}")
+        let started = Date()
+        let run = try t.run(try t.list("leads.csv", count: 6), to: "supabase", environment: try serviceRole.merging(["LEADPORT_FAIL_AFTER": "2"]) { $1 })
+        #expect(Date().timeIntervalSince(started) < 15)
+        #expect(run.result.status == 1, "\(run.result.stderr)")
+        #expect(run.result.stderr.contains("supabase") && run.result.stderr.contains("LEADPORT_FAIL_AFTER"), "\(run.result.stderr)")
+        #expect(!run.outcomes.isEmpty && run.outcomes.values.allSatisfy { $0[0] == "pending" }, "\(run.outcomes)")
+        #expect(try db.int("SELECT count(*) FROM contacts") == 0)
+    }
+
     /// Issue 12: with the service-role key and no --user, a campaign made in FLYR by another
     /// owner was not found (looked up by id and owner) and LeadPort tried to create a campaign
     /// named after the id (409, 23503).

@@ -132,6 +132,27 @@ import Testing
         #expect(!run.outcomes.isEmpty && run.outcomes.values.allSatisfy { $0[0] == "pending" && $0[1].hasPrefix("not sent: ") }, "\(run.outcomes)")
     }
 
+    /// Issue 22 item 6: a hook answering 500 to everything kept a 9-row import busy past a
+    /// minute (six attempts a row, each row on its own). Now it stops once it has answered
+    /// nothing but 5xx for LEADPORT_FAIL_AFTER seconds: one message naming the setting, exit 1,
+    /// every row pending for the next run.
+    @Test func aHookAnswering500ToEverythingStopsAfterFailAfter() throws {
+        defer { t.remove() }
+        let list = try t.list("leads.csv", count: 9)
+        let before = try hooks().count
+        let started = Date()
+        let run = try t.run(list, to: "webhook:" + server.url("/hook?status=500").absoluteString, environment: ["LEADPORT_FAIL_AFTER": "3"])
+        let seconds = Date().timeIntervalSince(started)
+        #expect(seconds >= 3 && seconds < 15, "\(seconds) s")
+        #expect(run.result.status == 1, "\(run.result.stderr)")
+        let messages = run.result.stderr.split(separator: "\n").filter { !$0.hasPrefix("{") && $0.contains("LEADPORT_FAIL_AFTER") }
+        #expect(messages.count == 1, "\(run.result.stderr)")
+        #expect(!run.outcomes.isEmpty && run.outcomes.values.allSatisfy { $0[0] == "pending" && $0[1].hasPrefix("not sent: ") }, "\(run.outcomes)")
+        // The first row's attempts only: 1, ~1 and ~2 s apart.
+        let sent = try hooks().count - before
+        #expect(sent >= 2 && sent <= 4, "\(sent) requests")
+    }
+
     /// Issue 13 item 1: the ledger keeps the hash of exactly what the hook is sent. A list
     /// sorted anew (each lead on another row) sends nothing; a mobile number changed, which the
     /// document carries, sends that one lead again.

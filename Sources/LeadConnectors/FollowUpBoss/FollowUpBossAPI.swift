@@ -49,7 +49,8 @@ public struct FollowUpBossBatchResult: Sendable, Equatable {
 ///
 /// - Retry: 429 after exactly `Retry-After`; 5xx, timeouts and dropped connections with
 ///   backoff (1, 2, 4, 8, 16 s, jittered), for requests that are harmless twice: reads, PUTs,
-///   and events Follow Up Boss can match (an email, or a phone with a first and last name).
+///   and, through `send`, events Follow Up Boss can match (an email, or a phone with a first
+///   and last name). `deliver` sends an event once and settles a lost answer by a look-up.
 /// - A connection that cannot be made (refused, DNS, TLS) is not retried: it throws at once.
 /// - 401 and 403 throw at once, naming the variable to check.
 /// - Every message is scrubbed of the key, the system key and the Basic credentials, even
@@ -63,6 +64,7 @@ public final class FollowUpBossAPI: Sendable {
     /// Seconds for one whole request.
     let timeout: Double
     let attempts: Int
+    let clock: any HTTPClock
 
     public init(config: FollowUpBossConfig, transport: any HTTPTransport = CurlTransport(), clock: any HTTPClock = SystemClock(),
                 backoff: BackoffPolicy = BackoffPolicy(quotaWindow: 10), timeout: Double = 30, log: (@Sendable (String) -> Void)? = nil,
@@ -70,6 +72,7 @@ public final class FollowUpBossAPI: Sendable {
         self.config = config
         self.timeout = timeout
         attempts = backoff.maxAttempts
+        self.clock = clock
         redactor = Redactor(secrets: config.secrets)
         var chain: [any HTTPMiddleware] = []
         if let log { chain.append(RedactedLog(redactor: redactor, clock: clock, log: log)) }
@@ -90,8 +93,10 @@ public final class FollowUpBossAPI: Sendable {
     }
 
     /// `POST /v1/events`. Run failures throw; a refusal of this event alone is `.rejected`.
-    public func send(_ event: FollowUpBossEvent) throws -> FollowUpBossOutcome {
-        let response = try perform("POST", "/v1/events", body: event.canonicalData, replayable: event.person.isIdentifiable)
+    /// Sent again after a lost answer or a 5xx when `replayable` (by default, when Follow Up
+    /// Boss can match the person again); `deliver` looks the person up first instead.
+    public func send(_ event: FollowUpBossEvent, replayable: Bool? = nil) throws -> FollowUpBossOutcome {
+        let response = try perform("POST", "/v1/events", body: event.canonicalData, replayable: replayable ?? event.person.isIdentifiable)
         switch response.status {
         case 201, 200:
             guard let person = FollowUpBossPerson(FollowUpBossReading.object(response.body)) else { throw unexpected(response, "POST /v1/events") }
@@ -191,7 +196,7 @@ public final class FollowUpBossAPI: Sendable {
         do {
             return try client.send(HTTPRequest(method: method, url: url, headers: headers, body: body, replayable: replayable, timeout: timeout))
         } catch let error as HTTPTransportError {
-            throw FollowUpBossError(.unreachable, redactor.redact("no answer from Follow Up Boss at \(config.baseURL.absoluteString) (\(method) \(path): \(error))"
+            throw FollowUpBossError(error.isTransient ? .answerLost : .unreachable, redactor.redact("no answer from Follow Up Boss at \(config.baseURL.absoluteString) (\(method) \(path): \(error))"
                 + (replayable ? " after \(attempts) attempts" : "; the request was not sent again, as doing so could make a duplicate") + "; what is unsent stays pending for the next run"))
         }
     }

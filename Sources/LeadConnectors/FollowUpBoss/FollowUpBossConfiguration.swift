@@ -9,6 +9,7 @@ import HTTPKit
 /// | `FUB_SYSTEM` | the registered system name, sent as `X-System` (default `LeadPort`) |
 /// | `FUB_SYSTEM_KEY` | the key issued with that registration, sent as `X-System-Key`; without it Follow Up Boss serves the lower limit table (125 requests per 10 s instead of 250) |
 /// | `FUB_BASE_URL` | scheme, host and port of the API (default `https://api.followupboss.com`); the client adds `/v1/…` |
+/// | `FUB_IN_FLIGHT` | requests sent at once, 1 to 20 (default 8), all within the rate windows |
 ///
 /// `FUB_SYSTEM` and `FUB_SYSTEM_KEY` go together: one without the other is an error naming
 /// the one missing. The description shows neither key.
@@ -22,6 +23,9 @@ public struct FollowUpBossConfig: Sendable, Equatable, CustomStringConvertible {
     public var baseURL: URL
     /// Whether the base URL came from `FUB_BASE_URL` (errors about reaching it then name it).
     public var baseURLFromEnvironment: Bool
+    /// Requests in flight at once (`FUB_IN_FLIGHT`): a lead in backoff holds one of them, not
+    /// the lane (issue 22 item 3).
+    public var inFlight = 8
 
     public init(apiKey: String, system: String = Self.defaultSystem, systemKey: String?, baseURL: URL = Self.defaultBaseURL, baseURLFromEnvironment: Bool = false) {
         (self.apiKey, self.system, self.systemKey, self.baseURL) = (apiKey, system, systemKey, baseURL)
@@ -52,6 +56,10 @@ public struct FollowUpBossConfig: Sendable, Equatable, CustomStringConvertible {
         var baseURL = Self.defaultBaseURL
         if let text = value("FUB_BASE_URL") { baseURL = try Self.baseURL(text) }
         self.init(apiKey: key, system: system ?? Self.defaultSystem, systemKey: systemKey, baseURL: baseURL, baseURLFromEnvironment: value("FUB_BASE_URL") != nil)
+        if let text = value("FUB_IN_FLIGHT") {
+            guard let n = Int(text), (1...20).contains(n) else { throw FollowUpBossError.malformed("FUB_IN_FLIGHT", "must be a whole number from 1 to 20 (requests sent at once), not \"\(text)\"") }
+            inFlight = n
+        }
     }
 
     /// A header value must be one line of printable ASCII: a key has no spaces, and the API key,

@@ -7,17 +7,20 @@ import LeadCore
 /// action plans unless the list is historical, and matches it to a person it has by email, or
 /// phone and name); a lead the ledger knows and that changed is one `PUT /v1/people/{id}`.
 ///
-/// Follow Up Boss has no batch endpoint, so a batch is one lead: each write is answered (or
-/// stops the destination) on its own, and nothing confirmed is ever lost with a stop.
+/// Follow Up Boss has no batch endpoint: a batch of up to 50 leads is sent one request a lead,
+/// `FUB_IN_FLIGHT` (8) requests at a time (issue 22 item 3: one at a time, each 503's backoff idled the
+/// whole lane). Each write is answered (or stops the destination) on its own, and nothing
+/// confirmed is ever lost with a stop.
 public final class FollowUpBossDestination: Destination {
     public static let kind = "followupboss"
     /// One request a lead; the client paces each rate-limit context from its own headers
     /// (`FollowUpBossRateLimit`), so `requests`/`per` only say what the documented table starts at.
-    public static let capabilities = DestinationCapabilities(largestBatch: 1, remoteDedupeKeys: ["email"], requests: 250, per: 10, upserts: false)
+    public static let capabilities = DestinationCapabilities(largestBatch: 50, remoteDedupeKeys: ["email"], requests: 250, per: 10, upserts: false)
 
     public let name = FollowUpBossDestination.kind
     public let ledgerName: String
     public var capabilities: DestinationCapabilities { Self.capabilities }
+    public let reconciliation = Reconciliation.lookUp(how: "the person is looked up by email, else phone and names (GET /v1/people); the event is sent again only when nobody is found")
     let api: FollowUpBossAPI
     /// Set by `configure` (before the rows, and not changed after), with the mapping's options.
     var mapping: FollowUpBossMapping
@@ -90,22 +93,65 @@ public final class FollowUpBossDestination: Destination {
 
     public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
         try checkCredentials()
-        var results: [DeliveryResult] = []
-        for lead in leads {
-            do {
-                results.append(try deliver(lead, campaign: campaign))
-            } catch let error as FollowUpBossError {
-                // Nothing of this slice was confirmed: stop now, and every lead stays pending.
-                let stop = Self.stop(error)
-                guard !results.isEmpty else { throw stop }
-                // Never with batches of one; otherwise what was confirmed is returned to be
-                // recorded, and the stop comes with the next call.
-                lock.withLock { stopped = stop }
-                results += Array(repeating: .failed(reason: error.message), count: leads.count - results.count)
-                break
+        let leads = Array(leads)
+        let answers = Answers(count: leads.count)
+        let workers = DispatchGroup()
+        // Its state is behind `lock`, and `deliver` is safe from several threads (the client
+        // is, and the policies' reads are taken under the lock).
+        let destination = Shared(self)
+        // As many requests at once, all paced by the one client's rate windows.
+        for _ in 0..<min(api.config.inFlight, leads.count) {
+            workers.enter()
+            Thread.detachNewThread {
+                defer { workers.leave() }
+                // After a stop, the leads not yet taken are not sent.
+                while let n = answers.next() {
+                    do {
+                        answers.set(n, try destination.value.deliver(leads[n], campaign: campaign))
+                    } catch {
+                        answers.stop(error as? FollowUpBossError ?? FollowUpBossError(.unexpectedAnswer, destination.value.api.redactor.redact(String(describing: error))))
+                    }
+                }
             }
         }
-        return .rows(results)
+        workers.wait()
+        guard let error = answers.stoppedBy else { return .rows(answers.results.map { $0! }) }
+        // Nothing of this slice was confirmed: stop now, and every lead stays pending.
+        let stop = Self.stop(error)
+        guard answers.results.contains(where: { $0 != nil }) else { throw stop }
+        // Otherwise what was confirmed is returned to be recorded, and the stop comes with the
+        // next call.
+        lock.withLock { stopped = stop }
+        return .rows(answers.results.map { $0 ?? .failed(reason: error.message) })
+    }
+
+    /// A slice's answers as its workers fill them in, and the first stop among them.
+    final class Answers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var taken = 0
+        private(set) var results: [DeliveryResult?]
+        private(set) var stoppedBy: FollowUpBossError?
+
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+
+        /// The next lead to send, nil when none is left or a write stopped the destination.
+        func next() -> Int? {
+            lock.withLock {
+                guard stoppedBy == nil, taken < results.count else { return nil }
+                defer { taken += 1 }
+                return taken
+            }
+        }
+
+        func set(_ n: Int, _ result: DeliveryResult) { lock.withLock { results[n] = result } }
+
+        func stop(_ error: FollowUpBossError) { lock.withLock { if stoppedBy == nil { stoppedBy = error } } }
+    }
+
+    /// The destination handed to the sending threads.
+    struct Shared: @unchecked Sendable {
+        let value: FollowUpBossDestination
+        init(_ value: FollowUpBossDestination) { self.value = value }
     }
 
     /// One lead's write: a PUT for a lead the ledger knows (an event again when Follow Up Boss
@@ -166,7 +212,7 @@ public final class FollowUpBossDestination: Destination {
         }
         var event = mapping.event(lead.lead, system: api.config.system, campaign: campaign)
         event.person = trimmed(event.person)
-        switch try api.send(event) {
+        switch try api.deliver(event) {
         case .created(let person):
             return (.created(remoteID: String(person.id)), nil)
         case .matched(let person):

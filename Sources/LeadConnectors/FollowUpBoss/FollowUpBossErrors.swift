@@ -28,8 +28,11 @@ public struct FollowUpBossError: Error, Sendable, Equatable, CustomStringConvert
     public enum Kind: Sendable, Equatable {
         /// A variable is missing or malformed.
         case configuration
-        /// No connection: refused, DNS, TLS, or dropped again and again.
+        /// No connection: refused, DNS, TLS.
         case unreachable
+        /// The request went, and its answer was lost (a dropped connection, a timeout), again
+        /// and again: Follow Up Boss may have acted on it.
+        case answerLost
         /// 401: the API key (or token) was refused.
         case credentialsRefused
         /// 403: the account is locked or expired, or the key's user may not do this.
@@ -66,6 +69,12 @@ public struct FollowUpBossError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     public var description: String { "followupboss: " + message }
+
+    /// Whether Follow Up Boss may have acted on the request all the same: its answer was lost,
+    /// or was a 500, 502 or 504, which may follow a write that went through.
+    var outcomeUnknown: Bool {
+        kind == .answerLost || (kind == .serverFailed && [500, 502, 504].contains(status ?? 0))
+    }
 
     static func missing(_ variable: String, _ advice: String) -> FollowUpBossError {
         FollowUpBossError(.configuration, "\(variable) is not set: \(advice)", variable: variable)

@@ -70,7 +70,8 @@ public struct FollowUpBossMapping: Sendable, Equatable {
     }
 
     /// The event that brings `lead` in: the person, the lead's notes as the message and its
-    /// company in the description (people have no company field), and `occurredAt` as
+    /// company (else the organisation an owner is) in the description (people have no company
+    /// field), and `occurredAt` as
     /// `timing` says. `personID` forces the match to a person already known.
     public func event(_ lead: Lead, system: String, campaign: String? = nil, personID: Int? = nil) -> FollowUpBossEvent {
         var person = person(lead, campaign: campaign)
@@ -80,7 +81,7 @@ public struct FollowUpBossMapping: Sendable, Equatable {
             occurredAt = Self.kept(lead.date).map { $0.count == 10 ? $0 + "T00:00:00Z" : $0 } ?? fallback
         }
         return FollowUpBossEvent(type: eventType, source: source, system: system, occurredAt: occurredAt,
-                                 message: Self.kept(lead.notes), description: Self.kept(lead.company).map { "Company: " + $0 }, person: person)
+                                 message: Self.kept(lead.notes), description: (Self.kept(lead.company) ?? Self.kept(lead.organization)).map { "Company: " + $0 }, person: person)
     }
 
     /// The value trimmed, or nil when nothing is left.

@@ -30,6 +30,7 @@ public final class GoogleContactsDestination: Destination {
     public let name = "google-contacts"
     public let ledgerName: String
     public var capabilities: DestinationCapabilities { Self.capabilities }
+    public let reconciliation = Reconciliation.lookUp(how: "the account's contacts are listed and found by LeadPort's key in clientData; only those not found are created again")
     let api: GoogleContactsAPI
 
     /// A contact as prepare last read it, for send.

@@ -131,7 +131,7 @@ extension GooglePerson {
     /// | email | `emailAddresses` |
     /// | phone (E.164, ` ext. N` after it) / mobile | `phoneNumbers` (mobile typed `mobile`) |
     /// | address / mailing address | `addresses` (`home`; with a mailing address, that one is `home` and the property `other`) |
-    /// | company | `organizations[0].name` |
+    /// | company, else the organisation an owner is | `organizations[0].name` |
     /// | notes | `biographies` (plain text) |
     /// | extras named by `customFields` | `userDefined` (key → value), sorted by key |
     /// | `importKey` | `clientData` (`leadport.key`) |
@@ -152,7 +152,7 @@ extension GooglePerson {
         phoneNumbers = Self.list([phone, Self.text(lead.mobile).map { Phone($0, type: "mobile") }])
         let mailing = lead.mailingAddress.flatMap { Self.address($0, type: "home") }
         addresses = Self.list([Self.address(lead.address, type: mailing == nil ? "home" : "other"), mailing])
-        organizations = Self.list([Self.text(lead.company).map { Organization(name: $0) }])
+        organizations = Self.list([(Self.text(lead.company) ?? Self.text(lead.organization)).map { Organization(name: $0) }])
         biographies = Self.list([Self.text(lead.notes).map(Biography.init)])
         userDefined = Self.list(customFields.sorted { $0.key < $1.key }.map { field, header in
             Self.text(field).flatMap { key in Self.extra(lead, header).map { KeyValue(key: key, value: $0) } }

@@ -42,8 +42,9 @@ extension HubSpotAPI {
     /// Creates contacts. One whose email (or unique value) is taken comes back `.existing(id:)`
     /// with the contact's id (409 CONFLICT), having created nothing. Sent again after a lost
     /// answer only when every input has an email (a second try then finds them `.existing`);
-    /// otherwise a lost answer is thrown, since a second try could create them twice.
-    public func create(_ payloads: [HubSpotContactPayload]) throws(HubSpotError) -> [HubSpotWriteResult] {
+    /// otherwise what the lost request made is looked for first, and only the rest is sent
+    /// again (`settleLostCreate`), `settling` times at most before the lost answer is thrown.
+    public func create(_ payloads: [HubSpotContactPayload], settling: Int = 3) throws(HubSpotError) -> [HubSpotWriteResult] {
         var results = [HubSpotWriteResult?](repeating: nil, count: payloads.count)
         for chunk in Self.chunks(Array(payloads.indices), key: { payloads[$0].email?.lowercased() }) {
             let inputs = chunk.map { n in
@@ -53,7 +54,14 @@ extension HubSpotAPI {
                 return o.text
             }
             let replayable = chunk.allSatisfy { payloads[$0].email != nil }
-            let answer = try call("POST", Self.contacts + "/batch/create", body: "{\"inputs\":[" + inputs.joined(separator: ",") + "]}", replayable: replayable)
+            let answer: Answer
+            do throws(HubSpotError) {
+                answer = try call("POST", Self.contacts + "/batch/create", body: "{\"inputs\":[" + inputs.joined(separator: ",") + "]}", replayable: replayable)
+            } catch where !replayable && settling > 0 && error.outcomeUnknown {
+                let settled = try settleLostCreate(chunk.map { payloads[$0] }, settling: settling - 1)
+                for (n, result) in zip(chunk, settled) { results[n] = result }
+                continue
+            }
             try fill(&results, chunk: chunk, answer: answer, keys: chunk.map { _ in nil }) { id, _ in .created(id: id) }
         }
         return results.map { $0! }

@@ -14,9 +14,14 @@ public struct HubSpotClientPolicy: Sendable {
     public var timeout: Double
     /// Seconds to wait after a 423 Locked.
     public var lockedWait: Double
+    /// After a create whose answer was lost: the waits before each search for what it made
+    /// (HubSpot's search sees writes some seconds late), 15 s in all (`settleLostCreate`).
+    public var settleWaits: [Double]
 
-    public init(backoff: BackoffPolicy = BackoffPolicy(quotaWindow: 10), burst: Int = 100, interval: Double = 10, searchPerSecond: Int = 5, timeout: Double = 30, lockedWait: Double = 2) {
+    public init(backoff: BackoffPolicy = BackoffPolicy(quotaWindow: 10), burst: Int = 100, interval: Double = 10, searchPerSecond: Int = 5, timeout: Double = 30, lockedWait: Double = 2,
+                settleWaits: [Double] = [1, 2, 4, 8]) {
         (self.backoff, self.burst, self.interval, self.searchPerSecond, self.timeout, self.lockedWait) = (backoff, burst, interval, searchPerSecond, timeout, lockedWait)
+        self.settleWaits = settleWaits
     }
 }
 
@@ -35,6 +40,7 @@ public final class HubSpotAPI: @unchecked Sendable {
     public let config: HubSpotConfig
     public let redactor: Redactor
     let policy: HubSpotClientPolicy
+    let clock: any HTTPClock
     private let client: HTTPClient
     private let limits: HubSpotLimits
     private let lock = NSLock()
@@ -51,6 +57,7 @@ public final class HubSpotAPI: @unchecked Sendable {
         let transport = transport ?? OneShotsOnFreshConnections(pooled: CurlTransport())
         self.config = config
         self.policy = policy
+        self.clock = clock
         redactor = Redactor(secrets: config.secrets)
         limits = HubSpotLimits(burst: policy.burst, interval: policy.interval, searchPerSecond: policy.searchPerSecond)
         var chain: [any HTTPMiddleware] = [Retry(policy: policy.backoff, clock: clock, onRetry: onRetry), HubSpotGuard(clock: clock, lockedWait: policy.lockedWait),

@@ -10,16 +10,18 @@ import LeadCore
 /// | with an email | batch upsert by email: HubSpot creates or updates, and sending it twice makes nothing twice |
 /// | no email, a value for `HUBSPOT_ID_PROPERTY` | batch upsert by that unique property |
 /// | no email, found by phone and name (`prepare`) | batch update of the contact found (or nothing, when it holds the same values already) |
-/// | no email, not found | batch create; a unique value another contact holds (409 CONFLICT) updates that contact instead |
+/// | no email, not found | batch create; a unique value another contact holds (409 CONFLICT) updates that contact instead; a lost answer is settled by searching for what it made (`settleLostCreate`) |
 ///
 /// Batches of at most 100, paced by HubSpot's own rate-limit headers. A refused row is
 /// rejected with HubSpot's reason, naming the property; what stops the destination (a refused
-/// token, the daily limit, an unreachable host, an answer lost after every retry) is a
-/// `DestinationError` whose message says what to do, and the unsent rows wait for the next run.
+/// token, the daily limit, an unreachable host, an upsert's or a read's answer lost after every
+/// retry) is a `DestinationError` whose message says what to do, and the unsent rows wait for
+/// the next run.
 public final class HubSpotDestination: Destination {
     public let name = "hubspot"
     public let ledgerName: String
     public internal(set) var capabilities: DestinationCapabilities
+    public let reconciliation = Reconciliation.lookUp(how: "an upsert (by email or the id property) is sent again; a create's contacts are searched for by phone and names through search's lag, and only those not found are created")
     let api: HubSpotAPI
     /// Set by `configure` (before the rows, and not changed after), with the mapping's options.
     var mapping: HubSpotMapping

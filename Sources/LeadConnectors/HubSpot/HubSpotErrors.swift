@@ -110,4 +110,14 @@ public struct HubSpotError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public var description: String { "hubspot: " + message }
+
+    /// Whether HubSpot may have applied the write all the same: the answer was lost, or was a
+    /// 500, 502 or 504, which a proxy or HubSpot may give after the write went through.
+    var outcomeUnknown: Bool {
+        switch kind {
+        case .answerLost: return true
+        case .gaveUp(let status): return status == 500 || status == 502 || status == 504
+        default: return false
+        }
+    }
 }

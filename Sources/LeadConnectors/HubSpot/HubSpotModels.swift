@@ -81,7 +81,7 @@ extension HubSpotContactPayload {
     /// | `phone`, `mobilephone` | phone, mobile (E.164, as normalised) |
     /// | `address` | delivery line (`123 N MAIN ST APT 4`) |
     /// | `city`, `state`, `zip`, `country` | the address's parts (`zip` with its +4 when known) |
-    /// | `company` | company |
+    /// | `company` | company, else the organisation an owner is (`Acme Properties LLC`) |
     /// | `hs_lead_status` | status, as one of HubSpot's default options (`hot` → `IN_PROGRESS`: `leadStatus`), else its internal value (`In progress` → `IN_PROGRESS`) |
     /// | `lifecyclestage` | `mapping.lifecycleStage` |
     /// | `mapping.notesProperty` | notes |
@@ -97,7 +97,7 @@ extension HubSpotContactPayload {
         self["email"] = lead.email
         self["phone"] = lead.phone
         self["mobilephone"] = lead.mobile
-        self["company"] = lead.company
+        self["company"] = lead.company ?? lead.organization
         let address = lead.address
         self["address"] = address.deliveryLine
         self["city"] = address.city

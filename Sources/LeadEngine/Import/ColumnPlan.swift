@@ -16,6 +16,23 @@ public struct ColumnPlan: Sendable {
     }
     /// Column index → field.
     public var fields: [Int: LeadField]
+    /// A list with a mailing address and no property address (an owner list of mailing columns
+    /// alone): the mailing columns are taken as the address, the only one the leads have, so
+    /// that contacts and a campaign get it. True when they were.
+    public mutating func useMailingAsAddress() -> Bool {
+        let property: Set<LeadField> = [.address, .unit, .city, .state, .zip]
+        let mailing: [LeadField: LeadField] = [.mailingAddress: .address, .mailingCity: .city, .mailingState: .state, .mailingZip: .zip]
+        guard !fields.values.contains(where: property.contains), fields.values.contains(.mailingAddress) else { return false }
+        for (k, field) in fields { if let own = mailing[field] { fields[k] = own } }
+        return true
+    }
+
+    /// The columns no field takes and the mapping does not ignore, by name: kept as extras (or
+    /// dropped), and named in the run's summary so that a column nobody mapped is seen.
+    public var unmappedColumns: [String] {
+        let names = columnNames
+        return names.indices.filter { fields[$0] == nil && !ignored.contains($0) }.map { names[$0] }
+    }
     /// Column index → transforms to apply first.
     public var transforms: [Int: ColumnRule]
     /// Columns the mapping ignores: neither a field nor an extra.
@@ -27,6 +44,9 @@ public struct ColumnPlan: Sendable {
     /// Columns whose value fills their field over another column's for it (an enrichment's
     /// answers: `enriched(by:)`); otherwise the first column with a value wins.
     public var overriding: Set<Int> = []
+    /// Name columns written surname first (`SMITH JOHN`): a mapping's `order: last-first`, or
+    /// `order: auto` decided from the column's first rows (`NameOrder.decide`).
+    public var surnameFirst: Set<Int> = []
     public var mapping: Mapping
 
     /// Reads the head of the file, finds the header and plans the columns. Throws
@@ -77,6 +97,7 @@ public struct ColumnPlan: Sendable {
         var fields: [Int: LeadField] = [:]
         var transforms: [Int: ColumnRule] = [:]
         var ignored: Set<Int> = []
+        var surnameFirst: Set<Int> = []
         for (header, rule) in mapping.columns {
             let k: Int
             if let found = headers.firstIndex(where: { $0 == header }) ?? headers.firstIndex(where: { $0.lowercased() == header.lowercased() }) {
@@ -91,6 +112,10 @@ public struct ColumnPlan: Sendable {
             if let field = rule.field {
                 fields[k] = field
                 if !rule.transforms.isEmpty { transforms[k] = rule }
+                if let order = rule.order {
+                    let values = sample.lazy.compactMap { k < $0.cells.count && !$0.cells[k].isEmpty ? rule.apply($0.cells[k]) : nil }
+                    if order.resolved(for: values) == .lastFirst { surnameFirst.insert(k) }
+                }
             } else {
                 ignored.insert(k)
             }
@@ -109,6 +134,14 @@ public struct ColumnPlan: Sendable {
                 taken.insert(field)
             }
         }
+        // A name column mapped automatically is read in the order the mapping gives its own
+        // name columns (the owner-list preset's `auto`: an assessor's `Owner(s)` column too).
+        if let order = mapping.columns.values.first(where: { $0.field == .fullName && $0.order != nil })?.order {
+            for (k, s) in automatic where s.field == .fullName {
+                let values = sample.lazy.compactMap { k < $0.cells.count && !$0.cells[k].isEmpty ? $0.cells[k] : nil }
+                if order.resolved(for: values) == .lastFirst { surnameFirst.insert(k) }
+            }
+        }
         if mapping.missingColumns == .ignore, !fields.values.contains(where: \.isIdentifying) {
             let which = mapping.otherColumns == .auto ? "no column of this file holds a name, email, phone or address, by the mapping's headers or by automatic mapping"
                 : "none of the mapping's name, email, phone or address columns is in this file"
@@ -117,6 +150,7 @@ public struct ColumnPlan: Sendable {
         var plan = ColumnPlan(headerRow: headerIndex.map { head[$0].location.row }, rowsThroughHeader: headerIndex.map { $0 + 1 } ?? 0, headers: headers, width: width,
                               fields: fields, transforms: transforms, ignored: ignored, suggestions: suggestions, mapping: mapping)
         plan.automatic = automatic
+        plan.surnameFirst = surnameFirst
         return plan
     }
 }

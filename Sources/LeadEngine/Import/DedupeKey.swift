@@ -1,5 +1,6 @@
 import LeadCore
 import LeadNormalize
+import LeadReaders
 import LeadStore
 import LeadWriters
 
@@ -51,18 +52,45 @@ enum ContentHash {
 
 /// The normalised columns added to the processed spreadsheet.
 enum ExportColumns {
-    static let names = ["full_name", "first_name", "last_name", "email", "email_suggestion", "phone", "mobile", "address", "house_number",
-                        "street", "unit", "city", "state", "zip", "mailing_address", "date", "issues"]
+    static let names = ["full_name", "first_name", "last_name", "organization", "designation", "salutation", "email", "email_suggestion", "phone",
+                        "phone_extension", "mobile", "address", "house_number",
+                        "street", "unit", "city", "state", "zip", "mailing_address", "mailing_street", "mailing_city", "mailing_state", "mailing_zip",
+                        "latitude", "longitude", "date", "issues"]
+
+    /// The normalised columns' header after the source's own columns: a name the source (or an
+    /// enrichment) already uses, compared without case, gets " (cleaned)", so that each header
+    /// names one column and a person can tell the value read from the value cleaned.
+    static func header(after source: [String], trailing: [String] = []) -> [String] {
+        var taken = Set(source.map { $0.trimmingCharacters().lowercased() })
+        var header = source
+        for name in names + trailing {
+            var unique = name
+            if taken.contains(unique.lowercased()) { unique = name + " (cleaned)" }
+            var n = 2
+            while taken.contains(unique.lowercased()) {
+                unique = "\(name) (cleaned \(n))"
+                n += 1
+            }
+            taken.insert(unique.lowercased())
+            header.append(unique)
+        }
+        return header
+    }
+
+    private static func zip(_ a: PostalAddress) -> String { a.zip4.map { "\(a.postalCode ?? "")-\($0)" } ?? a.postalCode ?? "" }
 
     /// Phones, ZIPs and the rest as text; the date as a real date.
     static func values(_ lead: Lead) -> [SheetCell] {
         let a = lead.address
         let unit = a.unit ?? ""
-        let text: [String] = [lead.fullName ?? "", lead.givenName ?? "", lead.familyName ?? "", lead.email ?? "", lead.emailSuggestion ?? "",
-                              lead.phone ?? "", lead.mobile ?? "", a.formatted ?? "", a.houseNumber ?? "",
-                              a.poBoxID.map { "PO BOX \($0)" } ?? a.streetLine ?? "", unit, a.city ?? "", a.state ?? "",
-                              a.zip4.map { "\(a.postalCode ?? "")-\($0)" } ?? a.postalCode ?? "", lead.mailingAddress?.formatted ?? ""]
-        return text.map(SheetCell.text) + [lead.date.map(SheetCell.date) ?? .text(""), .text(lead.issues.map(\.message).joined(separator: "; "))]
+        let m = lead.mailingAddress
+        let text: [String] = [lead.fullName ?? "", lead.givenName ?? "", lead.familyName ?? "", lead.organization ?? "", lead.designation ?? "",
+                              lead.salutation, lead.email ?? "", lead.emailSuggestion ?? "",
+                              lead.phone ?? "", lead.phoneExtension ?? "", lead.mobile ?? "", a.formatted ?? "", a.houseNumber ?? "",
+                              a.poBoxID.map { "PO BOX \($0)" } ?? a.streetLine ?? "", unit, a.city ?? "", a.state ?? "", zip(a),
+                              m?.formatted ?? "", m?.deliveryLine ?? "", m?.city ?? "", m?.state ?? "", m.map(zip) ?? ""]
+        let position: [SheetCell] = lead.coordinate.map { [.number($0.latitude), .number($0.longitude)] } ?? [.text(""), .text("")]
+        return text.map(SheetCell.text) + position + [lead.date.map(SheetCell.date) ?? .text(""), .text(lead.issues.map(\.message).joined(separator: "; "))]
     }
 }
 
@@ -105,6 +133,7 @@ enum RequiredField {
         case .mailingCity: return lead.mailingAddress?.city != nil
         case .mailingState: return lead.mailingAddress?.state != nil
         case .mailingZip: return lead.mailingAddress?.postalCode != nil
+        case .latitude, .longitude: return lead.coordinate != nil
         }
     }
 

@@ -19,6 +19,11 @@ extension ImportRun {
         var others: [Result?]
         /// For a rejects file (rejected rows) or a processed sheet (every row).
         var kept: Kept?
+        /// What cleaning decided (values repaired, dropped, suggested, refused), for the row's
+        /// events: empty, and so no allocation, for most rows.
+        var issues: [LeadIssue] = []
+        /// `Gaps` of the lead, for the summary.
+        var gaps: UInt8 = 0
 
         struct Result: Sendable {
             var outcome: Outcome
@@ -34,12 +39,27 @@ extension ImportRun {
         }
     }
 
+    /// What a lead lacks that a person would want: a name to address it by, a way to reach it.
+    enum Gaps {
+        static let noName: UInt8 = 1
+        static let noContact: UInt8 = 2
+
+        static func of(_ lead: Lead) -> UInt8 {
+            var gaps: UInt8 = 0
+            if lead.fullName == nil && lead.organization == nil && lead.company == nil { gaps |= noName }
+            if lead.email == nil && lead.phone == nil && lead.mobile == nil && !lead.address.hasDeliveryLine
+                && lead.mailingAddress?.hasDeliveryLine != true { gaps |= noContact }
+            return gaps
+        }
+    }
+
     /// A row's cells, and for a processed sheet its lead.
     final class Kept: Sendable {
         let cells: [String]
+        let numericCells: [Int]
         let lead: Lead?
 
-        init(cells: [String], lead: Lead?) { (self.cells, self.lead) = (cells, lead) }
+        init(cells: [String], numericCells: [Int] = [], lead: Lead?) { (self.cells, self.numericCells, self.lead) = (cells, numericCells, lead) }
     }
 
     /// The second stage: in-file dedupe in row order, delivery to every destination, the
@@ -66,6 +86,9 @@ extension ImportRun {
         private let report: CSVWriter?
         private let rejects: CSVWriter?
         private let export: TableWriter?
+        /// Whether the source's numbers (`RawRow.numericCells`: a workbook's) go into the
+        /// processed sheet as numbers: into a workbook, not a CSV file.
+        private var exportsNumbers = false
         private let failure: FirstFailure
         /// The first row of each dedupe key in the run. (Keyed by a 64-bit hash of ASCII keys
         /// instead, the dedupe took 9% of a rerun's processor instead of 11%, but the table
@@ -76,6 +99,8 @@ extension ImportRun {
         private(set) var laneCounts: [[Outcome: Int]]
         /// Input rows that have an outcome at one destination at least.
         private(set) var rows = 0
+        private(set) var withoutName = RunSummary.RowTally()
+        private(set) var withoutContact = RunSummary.RowTally()
         /// Data rows in all the files, once counted (set by the delivery thread before its first batch).
         var total: Int?
         /// The rows settled since the last commit, in order, and the width of their file.
@@ -212,8 +237,9 @@ extension ImportRun {
         private func startFile(_ file: String, plan: ColumnPlan) throws {
             try commitSettled()
             settledWidth = plan.width
+            exportsNumbers = export is XLSXWriter
             try rejects?.write(plan.columnNames + ["_source_file", "_source_sheet", "_source_row", "_stage", "_reason"])
-            try export?.startSheet(run.sheetName(file: file), header: plan.columnNames + ExportColumns.names + ["_status", "_reason", "_source_row"])
+            try export?.startSheet(run.sheetName(file: file), header: ExportColumns.header(after: plan.columnNames, trailing: ["_status", "_reason", "_source_row"]))
         }
 
         /// On the delivery thread: dedupes the batch, then stages each destination's copy of it
@@ -374,7 +400,8 @@ extension ImportRun {
                 settled.append(Settled(source: batch[k].lead.source,
                                        first: Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage,
                                                              planned: batch[k].planned),
-                                       others: [], kept: keeps ? Kept(cells: batch[k].cells, lead: export != nil ? batch[k].lead : nil) : nil))
+                                       others: [], kept: keeps ? Kept(cells: batch[k].cells, numericCells: batch[k].numericCells, lead: export != nil ? batch[k].lead : nil) : nil,
+                                       issues: batch[k].lead.issues, gaps: Gaps.of(batch[k].lead)))
             }
             DispatchQueue.global().async { [batch] in _ = batch.count }
         }
@@ -389,7 +416,8 @@ extension ImportRun {
                 if rows[n] == nil {
                     let keeps = export != nil || rejects != nil
                     rows[n] = Settled(source: batch[k].lead.source, first: nil, others: lanes == 1 ? [] : Array(repeating: nil, count: lanes - 1),
-                                      kept: keeps ? Kept(cells: batch[k].cells, lead: export != nil ? batch[k].lead : nil) : nil)
+                                      kept: keeps ? Kept(cells: batch[k].cells, numericCells: batch[k].numericCells, lead: export != nil ? batch[k].lead : nil) : nil,
+                                      issues: batch[k].lead.issues, gaps: Gaps.of(batch[k].lead))
                 }
                 rows[n]![lane: lane.index] = Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage,
                                                              planned: batch[k].planned)
@@ -439,9 +467,13 @@ extension ImportRun {
                     counts[result.outcome, default: 0] += 1
                     laneCounts[lane][result.outcome, default: 0] += 1
                     run.emit(.row(RowResult(location: source, destination: names[lane], outcome: result.outcome, remoteID: result.remoteID, reason: result.reason,
-                                            planned: result.planned)))
+                                            planned: result.planned, issues: row.issues)))
                     try report?.write([source.file, source.sheet ?? "", String(source.row), names[lane], result.outcome.rawValue, result.remoteID ?? "", result.reason ?? ""])
                     results.append((lane, result))
+                }
+                if results.contains(where: { [.created, .updated].contains($0.1.outcome) }) {
+                    if row.gaps & Gaps.noName != 0 { withoutName.add(source) }
+                    if row.gaps & Gaps.noContact != 0 { withoutContact.add(source) }
                 }
                 guard let cells = row.kept?.cells, !results.isEmpty else { continue }
                 let (status, reason) = Self.combined(results, names: names)
@@ -451,7 +483,11 @@ extension ImportRun {
                                                                          Self.combined(rejections, names: names).reason])
                 }
                 if let export, let lead = row.kept?.lead {
-                    try export.write(run.fitted(cells, settledWidth).map(SheetCell.text) + ExportColumns.values(lead)
+                    var sourceCells = run.fitted(cells, settledWidth).map(SheetCell.text)
+                    if exportsNumbers {
+                        for k in row.kept?.numericCells ?? [] where k < sourceCells.count { sourceCells[k] = SheetCell.number(cells[k]) }
+                    }
+                    try export.write(sourceCells + ExportColumns.values(lead)
                                      + [.text(status), .text(reason), .number(Double(source.row))])
                 }
             }

@@ -14,6 +14,7 @@ final class EmbeddedDestination: Destination {
     let name: String
     let ledgerName = LeadStore.ownLedger
     /// A hand-off of rows is one write; there is no rate to keep to.
+    let reconciliation = Reconciliation.withLedger
     let capabilities = DestinationCapabilities(largestBatch: ImportRun.handOffRows, requests: 1_000_000, per: 1, upserts: false, writesWithLedger: true,
                                                campaignScoped: true)
     private let ids = RecordIDGenerator()

@@ -14,7 +14,7 @@ extension ImportRun {
         let delivery = lead.address.deliveryLine
         let formatted = lead.address.formatted(deliveryLine: delivery)
         let contact = ContactRecord(lead, deliveryLine: delivery, formatted: formatted)
-        let address = delivery.map { AddressRecord(lead.address, deliveryLine: $0, formatted: formatted) }
+        let address = delivery.map { AddressRecord(lead.address, deliveryLine: $0, formatted: formatted, coordinate: lead.coordinate) }
         let key = DedupeKey.make(lead, kinds: plan.mapping.dedupe)
         // What `stage` hands the destination: the contact unless only addresses are written, the
         // address when a campaign's addresses are.
@@ -34,7 +34,7 @@ extension ImportRun {
             (outcome, reason) = (.skipped, list.reason)
         }
         // Built last, so the lead moves into it instead of being copied.
-        return Pending(lead: lead, cells: row.cells, key: key, hash: hash, otherHashes: otherHashes, contact: contact, address: address,
+        return Pending(lead: lead, cells: row.cells, numericCells: row.numericCells, key: key, hash: hash, otherHashes: otherHashes, contact: contact, address: address,
                        outcome: outcome, reason: reason, stage: stage)
     }
 

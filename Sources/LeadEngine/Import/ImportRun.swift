@@ -88,6 +88,8 @@ public final class ImportRun: @unchecked Sendable {
     struct Pending: Sendable {
         var lead: Lead
         var cells: [String]
+        /// `RawRow.numericCells`.
+        var numericCells: [Int] = []
         var key: String?
         /// The hash of what the destination being delivered to is sent (`Lane.hasher`): the
         /// first destination's as built, each other's taken from `otherHashes` in its turn.
@@ -161,6 +163,8 @@ public final class ImportRun: @unchecked Sendable {
             plans = plans.map { $0.enriched(by: enrichment.spec) }
         }
         // An auto-mapped list imported into a campaign fills its recipient addresses too.
+        // A list of mailing addresses alone: they are the leads' addresses (said in the summary).
+        let mailingAsAddress = plans.indices.filter { plans[$0].useMailingAsAddress() }.map { options.files[$0] }
         let target: Mapping.Target = options.campaign != nil && options.mapping == nil ? .both : plans.first?.mapping.target ?? .contacts
         embedded?.open(store, target: target, dryRun: options.dryRun)
         // Every file is read with the same mapping (or none): its policies hold for the run.
@@ -206,9 +210,12 @@ public final class ImportRun: @unchecked Sendable {
                             rows = []
                             rows.reserveCapacity(handOff)
                             if failure.error != nil { return }
+                            // Interrupted: the rows read so far go through; no more are read.
+                            if Interruption.requested != 0 { return }
                         }
                     }
                     if !rows.isEmpty { rowsQueue.put(.rows(rows, plan)) }
+                    if Interruption.requested != 0 { return }
                 }
             } catch {
                 failure.record(error)
@@ -325,9 +332,12 @@ public final class ImportRun: @unchecked Sendable {
         if let error = failure.error, !(error is Delivery.EveryDestinationStopped) { throw error }
         try delivery.close()
         if !options.dryRun { try store.finishRun(id: runID, counts: delivery.counts, rows: delivery.rows) }
-        let summary = RunSummary(runID: runID, rows: delivery.rows, counts: delivery.counts, seconds: Date().timeIntervalSince(started), dryRun: options.dryRun,
+        var summary = RunSummary(runID: runID, rows: delivery.rows, counts: delivery.counts, seconds: Date().timeIntervalSince(started), dryRun: options.dryRun,
                                  destinations: lanes.map { DestinationSummary(name: $0.name, counts: delivery.laneCounts[$0.index], stopped: $0.stopped) },
                                  enrichment: enrichment?.summary)
+        summary.unmappedColumns = zip(files, plans).flatMap { file, plan in plan.unmappedColumns.map { files.count > 1 ? "\(file): \($0)" : $0 } }
+        (summary.withoutName, summary.withoutContact) = (delivery.withoutName, delivery.withoutContact)
+        summary.mailingAsAddress = mailingAsAddress
         emit(.runFinished(summary))
         return summary
     }

@@ -26,6 +26,8 @@ public struct RowResult: Sendable {
     public var reason: String?
     /// In a dry run, for a row that would be created or updated: its part in the plan.
     public var planned: PlannedRow?
+    /// What cleaning decided of the row's values: each repair, drop, suggestion and refusal.
+    public var issues: [LeadIssue] = []
 }
 
 public struct BatchResult: Sendable {
@@ -59,6 +61,27 @@ public struct RunSummary: Sendable {
     public var destinations: [DestinationSummary] = []
     /// With `--enrich`: the rows by enrichment outcome, and what the model was sent and cost.
     public var enrichment: Enrichment.Tally?
+    /// Columns no field took (`"Nom"`, or `"file.csv: Nom"` with several files).
+    public var unmappedColumns: [String] = []
+    /// Rows delivered without a name (no person's names, no company), and rows with no email,
+    /// phone or address to reach them by: how many, and the first few source rows.
+    public var withoutName = RowTally()
+    public var withoutContact = RowTally()
+    /// The files whose only address was the mailing one, which then stood for the property's.
+    public var mailingAsAddress: [String] = []
+
+    /// A count of rows, with the first few of them (file, sheet and row) to name.
+    public struct RowTally: Sendable {
+        public var count = 0
+        public var first: [SourceLocation] = []
+
+        public init() {}
+
+        mutating func add(_ location: SourceLocation) {
+            count += 1
+            if first.count < 5 { first.append(location) }
+        }
+    }
 
     /// The destinations that stopped part way (unreachable, credentials refused, a limit
     /// reached), with why: their unsent rows have no outcome, and go with the next run.

@@ -58,20 +58,30 @@ struct LeadBuilder {
         func origin(_ field: LeadField) { if let (_, k) = values[field] { lead.origins[field] = .column(Column(index: k)) } }
 
         // Names.
-        if let (text, _) = values[.fullName] {
-            let n = NameRule.parse(text)
+        if let (text, k) = values[.fullName] {
+            let n = NameRule.parse(text, order: plan.surnameFirst.contains(k) ? .lastFirst : .firstLast)
             (lead.prefix, lead.givenName, lead.middleName, lead.familyName, lead.suffix, lead.nickname) = (n.prefix, n.given, n.middle, n.family, n.suffix, n.nickname)
-            (lead.household, lead.secondGivenName, lead.secondFamilyName) = (n.household, n.secondGiven, n.secondFamily)
+            (lead.household, lead.secondGivenName, lead.secondFamilyName, lead.secondPrefix) = (n.household, n.secondGiven, n.secondFamily, n.secondPrefix)
+            (lead.organization, lead.designation) = (n.organization, n.designation)
             origin(.fullName)
         }
         if let (text, _) = values[.firstName] { lead.givenName = NameRule.properCase(text); origin(.firstName) }
-        if let (text, _) = values[.lastName] { lead.familyName = NameRule.properCaseFamily(text); origin(.lastName) }
+        if let (text, _) = values[.lastName] {
+            // An entity owner in the last-name column, the first name empty: an organisation.
+            if values[.firstName] == nil, let organization = NameRule.organization(in: text) {
+                if lead.organization == nil { lead.organization = organization }
+            } else {
+                lead.familyName = NameRule.properCaseFamily(text)
+            }
+            origin(.lastName)
+        }
         // Email.
         if let (text, k) = values[.email] {
             let r = EmailRule.normalize(text)
             if r.valid {
                 lead.email = r.normalized
                 origin(.email)
+                if let repair = r.repair { lead.issues.append(LeadIssue(.repairedValue, "email \"\(text)\": \(repair)", at: located(k))) }
             } else {
                 lead.issues.append(LeadIssue(.invalidEmail, "email \"\(text)\": \(r.problem ?? "not valid")", at: located(k)))
             }
@@ -125,6 +135,7 @@ struct LeadBuilder {
                 lead.issues.append(LeadIssue(r.ambiguous ? .ambiguousDate : .invalidDate, "date \"\(text)\": \(r.problem ?? "not a date")", at: located(k)))
             }
         }
+        buildCoordinate(values, lead: &lead, located: located)
         if plan.mapping.extras == .notes, !lead.extras.isEmpty {
             let lines = lead.extras.map { "\($0.header): \($0.value)" }
             lead.notes = ([lead.notes].compactMap { $0 } + lines).joined(separator: "\n")
@@ -133,6 +144,46 @@ struct LeadBuilder {
     }
 
     private static let phoneFields: [LeadField] = [.phone, .mobile]
+
+    /// Latitude and longitude, kept together when both are degrees within their ranges; each
+    /// problem is the row's issue, and a half alone is no position.
+    private func buildCoordinate(_ values: FieldValues, lead: inout Lead, located: (Int) -> SourceLocation) {
+        guard values[.latitude] != nil || values[.longitude] != nil else { return }
+        var parts: [Double?] = []
+        for (field, limit) in [(LeadField.latitude, 90.0), (.longitude, 180.0)] {
+            guard let (text, k) = values[field] else {
+                parts.append(nil)
+                continue
+            }
+            guard let degrees = Coordinate.degrees(text) else {
+                lead.issues.append(LeadIssue(.invalidCoordinate, "\(field.rawValue) \"\(text)\": not a number of degrees", at: located(k)))
+                parts.append(nil)
+                continue
+            }
+            guard abs(degrees) <= limit else {
+                lead.issues.append(LeadIssue(.invalidCoordinate, "\(field.rawValue) \"\(text)\": outside -\(Int(limit))…\(Int(limit)) degrees", at: located(k)))
+                parts.append(nil)
+                continue
+            }
+            parts.append(degrees)
+        }
+        switch (parts[0], parts[1]) {
+        case let (latitude?, longitude?):
+            lead.coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            if let (_, k) = values[.latitude] { lead.origins[.latitude] = .column(Column(index: k)) }
+            if let (_, k) = values[.longitude] { lead.origins[.longitude] = .column(Column(index: k)) }
+        case (nil, nil):
+            break
+        case (_?, nil):
+            if values[.longitude] == nil, let (_, k) = values[.latitude] {
+                lead.issues.append(LeadIssue(.invalidCoordinate, "a latitude without a longitude: no position kept", at: located(k)))
+            }
+        case (nil, _?):
+            if values[.latitude] == nil, let (_, k) = values[.longitude] {
+                lead.issues.append(LeadIssue(.invalidCoordinate, "a longitude without a latitude: no position kept", at: located(k)))
+            }
+        }
+    }
 
     private func applyParts(_ address: inout PostalAddress, city: (String, Int)?, state: (String, Int)?, zip: (String, Int)?, unit: (String, Int)?,
                             lead: inout Lead, label: String, located: (Int) -> SourceLocation) {

@@ -1,9 +1,9 @@
 import Foundation
 import LeadCore
 
-/// Suggests a mapping from headers and the shape of the data: header synonyms (English and
-/// common Spanish ones) and what the values look like (a column of email addresses is email
-/// whatever its header), each suggestion with a confidence from 0 to 1.
+/// Suggests a mapping from headers and the shape of the data: header synonyms (English, and
+/// common Spanish and French ones) and what the values look like (a column of email addresses
+/// is email whatever its header), each suggestion with a confidence from 0 to 1.
 public enum AutoMapper {
     public struct Suggestion: Sendable, Equatable {
         public var column: Int
@@ -17,26 +17,28 @@ public enum AutoMapper {
     public static let threshold = 0.7
 
     static let synonyms: [(LeadField, [String])] = [
-        (.email, ["email", "e-mail", "email address", "e-mail address", "emails", "primary email", "correo", "correo electronico", "email 1"]),
-        (.firstName, ["first name", "first", "given name", "firstname", "fname", "owner first name", "owner 1 first name", "nombre", "primer nombre"]),
-        (.lastName, ["last name", "last", "surname", "family name", "lastname", "lname", "owner last name", "owner 1 last name", "apellido", "apellidos"]),
-        (.fullName, ["name", "full name", "contact", "contact name", "owner name", "owner", "owner 1", "client", "lead name", "nombre completo", "cliente"]),
-        (.mobile, ["mobile", "cell", "cell phone", "mobile phone", "cellphone", "celular", "movil", "telefono movil"]),
+        (.email, ["email", "e-mail", "email address", "e-mail address", "emails", "primary email", "correo", "correo electronico", "email 1", "courriel", "adresse courriel", "adresse email", "adresse e-mail", "adresse electronique"]),
+        (.firstName, ["first name", "first", "given name", "firstname", "fname", "owner first name", "owner 1 first name", "nombre", "primer nombre", "prenom"]),
+        (.lastName, ["last name", "last", "surname", "family name", "lastname", "lname", "owner last name", "owner 1 last name", "apellido", "apellidos", "nom", "nom de famille"]),
+        (.fullName, ["name", "full name", "contact", "contact name", "owner name", "owner", "owner 1", "client", "lead name", "nombre completo", "cliente", "nom complet"]),
+        (.mobile, ["mobile", "cell", "cell phone", "mobile phone", "cellphone", "celular", "movil", "telefono movil", "portable", "telephone portable"]),
         (.phone, ["phone", "phone number", "telephone", "tel", "home phone", "work phone", "phone 1", "primary phone", "telefono", "numero de telefono"]),
         (.unit, ["unit", "apt", "apartment", "suite", "address 2", "address line 2", "street 2", "unit number"]),
-        (.address, ["address", "street", "street address", "property address", "site address", "address 1", "address line 1", "street 1", "mailing street", "direccion", "domicilio", "calle"]),
-        (.city, ["city", "town", "property city", "site city", "locality", "ciudad", "municipio"]),
+        (.address, ["address", "street", "street address", "property address", "site address", "address 1", "address line 1", "street 1", "mailing street", "direccion", "domicilio", "calle", "adresse", "rue"]),
+        (.city, ["city", "town", "property city", "site city", "locality", "ciudad", "municipio", "ville", "commune"]),
         (.state, ["state", "province", "st", "property state", "site state", "state/province", "estado", "provincia"]),
-        (.zip, ["zip", "zip code", "zipcode", "postal code", "postcode", "property zip", "site zip", "zip/postal code", "codigo postal", "cp"]),
-        (.country, ["country", "pais"]),
+        (.zip, ["zip", "zip code", "zipcode", "postal code", "postcode", "property zip", "site zip", "zip/postal code", "codigo postal", "cp", "code postal"]),
+        (.country, ["country", "pais", "pays"]),
         (.mailingAddress, ["mailing address", "mail address", "owner mailing address", "mailing address 1"]),
         (.mailingCity, ["mailing city", "mail city"]),
         (.mailingState, ["mailing state", "mail state"]),
         (.mailingZip, ["mailing zip", "mail zip", "mailing zip code", "mailing postal code"]),
-        (.company, ["company", "organization", "organisation", "business", "company name", "empresa", "compania"]),
-        (.notes, ["notes", "note", "comments", "comment", "description", "notas", "comentarios"]),
+        (.company, ["company", "organization", "organisation", "business", "company name", "empresa", "compania", "entreprise", "societe"]),
+        (.notes, ["notes", "note", "comments", "comment", "description", "notas", "comentarios", "remarques", "commentaires"]),
         (.source, ["source", "lead source", "fuente", "origen"]),
         (.status, ["status", "stage", "lead status", "estado del lead"]),
+        (.latitude, ["latitude", "lat", "property latitude", "site latitude", "gps latitude", "latitud"]),
+        (.longitude, ["longitude", "long", "lng", "lon", "property longitude", "site longitude", "gps longitude", "longitud"]),
         (.date, ["date", "created", "created at", "create date", "date added", "signed up", "sale date", "last sale date", "fecha"]),
     ]
 
@@ -65,7 +67,8 @@ public enum AutoMapper {
         var best: (field: LeadField, length: Int, end: Int)?
         for ((field, names), nameWords) in zip(foldedSynonyms, synonymWords) {
             // Short synonyms (`st`, `tel`, `cp`) are words inside too many headers; `zip` is not.
-            for (name, needed) in zip(names, nameWords) where name.count > 3 || name == "zip" {
+            // `long` as a word is mostly not a longitude (`Long Description`): whole headers only.
+            for (name, needed) in zip(names, nameWords) where (name.count > 3 || name == "zip") && name != "long" {
                 guard needed.allSatisfy(words.contains),
                       let range = padded.range(of: " " + name + " ", options: .backwards) else { continue }
                 let end = padded.distance(from: padded.startIndex, to: range.upperBound)
@@ -82,6 +85,9 @@ public enum AutoMapper {
         let sample = values.prefix(200)
         guard !sample.isEmpty else { return nil }
         func share(_ test: (String) -> Bool) -> Bool { sample.filter(test).count * 5 >= sample.count * 4 }
+        // Decimal degrees (`38.581572`, `-121.434879`) are neither phones nor dates; which of
+        // latitude and longitude they are, only the header says.
+        if share(isDegrees) { return nil }
         // An address that needs a repair (a space inside, a trailing dot) is invalid, but still an email.
         if share({ let r = EmailRule.normalize($0); return r.valid || r.suggestion != nil }) { return .email }
         if share({ v in v.filter(\.isNumber).count >= 7 && PhoneRule.normalize(v, wantType: false).possible && !v.contains("/") && !(v.count == 10 && v.dropFirst(4).first == "-") }) { return .phone }
@@ -90,6 +96,13 @@ public enum AutoMapper {
         if share({ v in v.first?.isNumber == true && AddressRule.parseStreetLine(v).address.streetSuffix != nil }) { return .address }
         if share({ v in v.contains(where: { !$0.isNumber }) && DateRule.normalize(v, order: .mdy).valid }) { return .date }
         return nil
+    }
+
+    /// A decimal with at least three places within ±180: how lists give latitudes and longitudes.
+    public static func isDegrees(_ text: String) -> Bool {
+        guard let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 3,
+              let value = Coordinate.degrees(text) else { return false }
+        return abs(value) <= 180
     }
 
     public static func suggest(header: String, values: [String], column: Int) -> Suggestion {

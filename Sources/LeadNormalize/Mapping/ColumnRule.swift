@@ -3,26 +3,30 @@ import LeadCore
 
 /// What a mapping does with one column: fill a field (after optional transforms), or ignore it
 /// (neither a field nor an extra). In YAML either a field name, `ignore`, or
-/// `{field: phone, transform: [digits]}`.
+/// `{field: phone, transform: [digits]}`; a name column may say its order
+/// (`{field: full_name, order: auto}`).
 public struct ColumnRule: Codable, Sendable, Equatable {
     /// nil: the column is ignored.
     public var field: LeadField?
     /// Applied in order to the cell before the field's rule sees it.
     public var transforms: [Transform]
+    /// How a `full_name` column writes names (nil: given name first).
+    public var order: NameOrder?
 
-    public init(_ field: LeadField?, transforms: [Transform] = []) {
+    public init(_ field: LeadField?, transforms: [Transform] = [], order: NameOrder? = nil) {
         self.field = field
         self.transforms = transforms
+        self.order = order
     }
 
-    enum CodingKeys: String, CodingKey { case field, transform }
+    enum CodingKeys: String, CodingKey { case field, transform, order }
 
     public init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
             self.init(try Self.field(named: name, at: decoder.codingPath))
             return
         }
-        try StrictKeys.check(decoder, allowed: ["field", "transform"])
+        try StrictKeys.check(decoder, allowed: ["field", "transform", "order"])
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let name = try c.decode(String.self, forKey: .field)
         let transforms: [Transform]
@@ -31,13 +35,19 @@ public struct ColumnRule: Codable, Sendable, Equatable {
         } else {
             transforms = try c.decodeIfPresent([Transform].self, forKey: .transform) ?? []
         }
-        self.init(try Self.field(named: name, at: decoder.codingPath + [CodingKeys.field]), transforms: transforms)
+        let order = try c.decodeIfPresent(NameOrder.self, forKey: .order)
+        let field = try Self.field(named: name, at: decoder.codingPath + [CodingKeys.field])
+        if order != nil, field != .fullName {
+            throw DecodingError.dataCorruptedError(forKey: .order, in: c, debugDescription: "order applies to a full_name column")
+        }
+        self.init(field, transforms: transforms, order: order)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(field?.rawValue ?? "ignore", forKey: .field)
         if !transforms.isEmpty { try c.encode(transforms, forKey: .transform) }
+        try c.encodeIfPresent(order, forKey: .order)
     }
 
     private static func field(named name: String, at path: [any CodingKey]) throws -> LeadField? {
@@ -52,7 +62,10 @@ public struct ColumnRule: Codable, Sendable, Equatable {
     /// The rule as it reads in a mapping file.
     public var yaml: String {
         let name = field?.rawValue ?? "ignore"
-        return transforms.isEmpty ? name : "{field: \(name), transform: [\(transforms.map(\.rawValue).joined(separator: ", "))]}"
+        var parts = ["field: \(name)"]
+        if !transforms.isEmpty { parts.append("transform: [\(transforms.map(\.rawValue).joined(separator: ", "))]") }
+        if let order { parts.append("order: \(order.rawValue)") }
+        return parts.count == 1 ? name : "{" + parts.joined(separator: ", ") + "}"
     }
 
     /// The cell after the transforms.

@@ -223,14 +223,14 @@ public enum MappingError: Error, CustomStringConvertible, Equatable, Classified 
             "Extras": ["keep", "notes", "drop"], "MissingColumns": ["error", "ignore"], "OtherColumns": ["extras", "auto"], "DedupeKeyKind": DedupeKeyKind.allCases.map(\.rawValue),
             "DateOrder": DateOrder.allCases.map(\.rawValue), "AddressStyle": AddressStyle.allCases.map(\.rawValue),
             "LeadField": LeadField.allCases.map(\.rawValue), "DeliveryMode": DeliveryMode.allCases.map(\.rawValue),
-            "FieldPolicy": FieldPolicy.allCases.map(\.rawValue),
+            "FieldPolicy": FieldPolicy.allCases.map(\.rawValue), "NameOrder": NameOrder.allCases.map(\.rawValue),
         ]
         let prefix = "Cannot initialize "
         guard text.hasPrefix(prefix), let from = text.range(of: " from invalid String value ") else { return nil }
         let type = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<from.lowerBound])
         let value = String(text[from.upperBound...])
         guard let allowed = choices[type] else { return nil }
-        let noun = ["DedupeKeyKind": "dedupe key", "DateOrder": "date order", "AddressStyle": "address style", "LeadField": "field", "DeliveryMode": "mode", "FieldPolicy": "field policy"][type] ?? type.lowercased()
+        let noun = ["DedupeKeyKind": "dedupe key", "DateOrder": "date order", "AddressStyle": "address style", "LeadField": "field", "DeliveryMode": "mode", "FieldPolicy": "field policy", "NameOrder": "name order"][type] ?? type.lowercased()
         return "\"\(value)\" is not a \(noun); expected one of: \(allowed.joined(separator: ", "))"
     }
 

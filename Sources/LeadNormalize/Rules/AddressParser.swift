@@ -33,6 +33,8 @@ struct AddressParser {
         readDeliveryAndCity(AddressRule.tokenize(input), withCity: false)
     }
 
+    static let attentionWords: Set<String> = ["ATTN", "ATTENTION", "C/O"]
+
     /// Puts the recipient and the leftovers in the address, and the country.
     mutating func finish() {
         address.recipient = AddressRule.joined(recipient)
@@ -69,7 +71,7 @@ struct AddressParser {
         if let anchor = anchorIndex(tokens) {
             takeRecipientAndUnits(tokens[..<anchor])
             let anchorSegment = tokens[anchor].segment
-            let delivery = tokens[anchor...].prefix { $0.segment == anchorSegment }
+            var delivery = tokens[anchor...].prefix { $0.segment == anchorSegment }
             var later = single ? [] : segments.filter { $0.first!.segment > anchorSegment }
             var city: ArraySlice<AddressToken>?
             if withCity, let last = later.last, isCitySegment(last) {
@@ -82,14 +84,37 @@ struct AddressParser {
                     later.removeLast()
                 }
             }
-            let tail = parseDelivery(Array(delivery), cityFromTail: withCity && city == nil)
-            for segment in later { takeSecondarySegment(segment) }
-            if withCity && city == nil { takeCity(tail) } else { leftover += tail }
+            // No comma before the city: a place the ZIP code or the state has ends the street.
+            if withCity && city == nil, isHouseNumber(tokens[anchor]), let start = knownCityStart(delivery, earliest: anchor + 2) {
+                city = delivery[start...]
+                delivery = delivery[..<start]
+            }
+            let cityFromTail = withCity && city == nil
+            let tail = parseDelivery(Array(delivery), cityFromTail: cityFromTail)
+            // `1800 M Street, NW, Washington`, `Peachtree Street, NE Suite 2000 Atlanta`.
+            if let next = later.first ?? city, next.first?.segment == anchorSegment + 1, takePostdirectional(opening: next) {
+                if later.isEmpty {
+                    city = city?.dropFirst()
+                    if city?.isEmpty == true { city = nil }
+                } else {
+                    later[0] = later[0].dropFirst()
+                    if later[0].isEmpty { later.removeFirst() }
+                }
+            }
+            // `3523 Williams St, POB 477 Patterson, GA`: the words after a box ending the address are the city.
+            let cityAfterBox = withCity && city == nil && tail.isEmpty
+            for (n, segment) in later.enumerated() { takeSecondarySegment(segment, cityAfterBox: cityAfterBox && n == later.count - 1) }
+            if cityFromTail { takeCity(tail) } else { leftover += tail }
             if let city { takeCity(Array(city)) }
             return
         }
         // No house number and no box: a city alone (`Wausau, WI 54403`), or a street without a
         // number (`Hwy 50 Pueblo CO`, `Main St, Springfield, IL`).
+        // `C/O Glenn M Koogler` on a line of its own: the recipient.
+        if single, Self.attentionWords.contains(firstToken.key) {
+            recipient += tokens
+            return
+        }
         if single {
             let only = tokens
             let streetLike = only.indices.contains { k in
@@ -127,13 +152,21 @@ struct AddressParser {
     private func isCitySegment(_ segment: ArraySlice<AddressToken>) -> Bool {
         guard let first = segment.first else { return false }
         if isHouseNumber(first) || boxPhrase(Array(segment), at: 0) != nil { return false }
+        // `3665 Chesnut Drive, C-5`: a unit's id alone.
+        if segment.count == 1, first.hasDigit, isBareUnitID(first) { return false }
         // A unit alone is not a city; a unit glued to one is (`Dept 12 Lowell`).
         if let end = unitRun(segment, at: segment.startIndex) { return segment[end...].contains { !$0.isAllDigits } }
         return segment.contains { !$0.isAllDigits }
     }
 
     /// A segment after the street: a unit (`Apt 4`), a box (`PO Box 9`), else kept as written.
-    private mutating func takeSecondarySegment(_ segment: ArraySlice<AddressToken>) {
+    private mutating func takeSecondarySegment(_ segment: ArraySlice<AddressToken>, cityAfterBox: Bool = false) {
+        // `111 W. Monroe, 12C, Chicago`: a unit without a designator, alone in its segment.
+        if segment.count == 1, let only = segment.first, isBareUnitID(only), address.streetName != nil,
+           address.unitType == nil, address.unitID == nil {
+            address.unitID = only.text
+            return
+        }
         var k = segment.startIndex
         while k < segment.endIndex {
             if let end = unitRun(segment, at: k) {
@@ -141,7 +174,7 @@ struct AddressParser {
                 k = end
             } else if let box = boxPhrase(Array(segment[k...]), at: 0) {
                 let tail = takeBox(Array(segment[k...]), box)
-                leftover += tail
+                if cityAfterBox && address.city == nil { takeCity(tail) } else { leftover += tail }
                 return
             } else {
                 leftover.append(segment[k])
@@ -156,7 +189,13 @@ struct AddressParser {
         var words: [AddressToken] = []
         var k = 0
         while k < tokens.count {
-            if let end = unitRun(tokens[...], at: k) {
+            // `ATTN: Regus`, `C/O DTZ` after the street: kept as written, to the end of its segment.
+            if Self.attentionWords.contains(tokens[k].key) {
+                let segment = tokens[k].segment
+                let end = tokens[k...].firstIndex { $0.segment != segment } ?? tokens.endIndex
+                leftover += tokens[k..<end]
+                k = end
+            } else if let end = unitRun(tokens[...], at: k) {
                 takeUnit(tokens[k..<end])
                 k = end
             } else if let end = mailStopRun(tokens, at: k) {
@@ -169,6 +208,17 @@ struct AddressParser {
                 words.append(tokens[k])
                 k += 1
             }
+        }
+        // `Unit 2 East`, `Apt 13 C` with no state or ZIP code after: a direction or a letter is no city.
+        if words.count == 1, address.state == nil, address.postalCode == nil, words[0].isDirectional {
+            leftover += words
+            return
+        }
+        // `4315 Webster Avenue LH`: one or two letters after the street, nothing after them.
+        if words.count == 1, address.state == nil, address.postalCode == nil, address.houseNumber != nil,
+           words[0].key.utf8.count <= 2, words[0].key.utf8.allSatisfy(AddressToken.isLetter) {
+            if address.unitID == nil && address.unitType == nil { address.unitID = words[0].text } else { leftover += words }
+            return
         }
         if let city = AddressRule.joined(words) {
             if address.city == nil { address.city = city } else { leftover += words }

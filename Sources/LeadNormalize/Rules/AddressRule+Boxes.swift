@@ -57,11 +57,13 @@ extension AddressParser {
         // Routes.
         var boxRequired = false
         switch tokens[i].key {
-        case "RR", "RFD", "HC", "HCR", "PSC", "CMR": words = 1
+        case "HC", "HCR": words = ["ROUTE", "RTE", "RT"].contains(key(i + 1) ?? "") ? 2 : 1
+        case "RR", "RFD", "PSC", "CMR": words = 1
         case "R" where key(i + 1) == "R": words = 2
         case "RURAL" where ["ROUTE", "RTE", "RT"].contains(key(i + 1) ?? ""): words = 2
         case "STAR" where ["ROUTE", "RTE", "RT"].contains(key(i + 1) ?? ""): words = 2
-        case "HIGHWAY" where key(i + 1) == "CONTRACT": words = key(i + 2) == "ROUTE" ? 3 : 2
+        case "HIGHWAY" where key(i + 1) == "CONTRACT", "HWY" where key(i + 1) == "CONTRACT":
+            words = ["ROUTE", "RTE", "RT"].contains(key(i + 2) ?? "") ? 3 : 2
         case "RD", "ROUTE", "RTE", "RT", "UNIT":
             words = 1
             boxRequired = true
@@ -80,6 +82,31 @@ extension AddressParser {
         if boxRequired && boxID == nil { return nil }
         return BoxPhrase(route: (i..<(i + words), number), id: boxID, end: end)
     }
+
+    /// A box with a lockbox, drawer, file or bin number beside it (Publication 28 §28 keeps only the
+    /// PO box as the box): `Lockbox 9351 PO Box 8500`, `Drawer 368 PO Box 11407`, `PO Box 60000
+    /// File 73484`. The other number is the unit; returns the words after both.
+    mutating func takeBoxWithNumbers(_ t: [AddressToken], _ box: BoxPhrase) -> [AddressToken] {
+        var t = t, box = box
+        let noUnit = address.unitType == nil && address.unitID == nil
+        if noUnit, box.route == nil, let id = box.id, box.end < t.count, Self.poBoxWords.contains(t[box.end].key),
+           let second = boxPhrase(Array(t[box.end...]), at: 0), second.route == nil {
+            address.unitType = AddressRule.joined(t[..<id].filter { !$0.isHash })
+            address.unitID = t[id].text
+            t = Array(t[box.end...])
+            box = second
+        }
+        var tail = takeBox(t, box)
+        if noUnit, address.unitID == nil, let first = tail.first, Self.boxSideUnits.contains(first.key) || first.isBoxWord,
+           let end = unitRun(tail[...], at: 0, designator: true) {
+            takeUnit(tail[..<end])
+            tail.removeFirst(end)
+        }
+        return tail
+    }
+
+    /// Words a PO box starts with (not `Box`, `Drawer` or `Lockbox` alone).
+    static let poBoxWords: Set<String> = ["PO", "P", "POB", "POBOX", "POST"]
 
     /// Stores the box (and route) and returns the words after it; a Canadian station after a
     /// box (`STN A`, `SUCC Centre-ville`, `RPO Main`) is kept in `unparsed`.

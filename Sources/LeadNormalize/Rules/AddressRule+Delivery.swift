@@ -26,6 +26,7 @@ extension AddressParser {
 
     private func isAnchor(_ tokens: [AddressToken], at i: Int) -> Bool {
         if isHouseNumber(tokens[i]) && !numberBelongsToWord(tokens, at: i) { return true }
+        if isSpelledHouseNumber(tokens, at: i) { return true }
         return boxPhrase(tokens, at: i) != nil
     }
 
@@ -65,17 +66,25 @@ extension AddressParser {
         if word.unit != nil && !word.isUnitWithoutID { return true }
         if word.isBoxWord || word.isRouteWord { return true }
         if previous == "ROAD" || previous == "RD", i >= 2, tokens[i - 2].isQualifier { return true }
+        if previous == "NO", i >= 2, tokens[i - 2].isHighway { return true }
+        if Self.boxSideUnits.contains(previous) { return true }
         if isCanadian && (previous == "CP" || previous == "POSTALE") { return true }
         return false
     }
 
     static let boxWords: Set<String> = ["BOX", "BX", "POB", "POBOX", "DRAWER", "LOCKBOX"]
+    /// Floors written as words (`Second Floor`, `Ground Floor`).
+    static let floorWords: Set<String> = [
+        "GROUND", "FIRST", "SECOND", "THIRD", "FOURTH", "FIFTH", "SIXTH", "SEVENTH", "EIGHTH", "NINTH", "TENTH",
+    ]
+    /// Words that number a file or bin at a box (`File 74155 PO Box 60000`), written before it: a unit.
+    static let boxSideUnits: Set<String> = ["FILE", "BIN", "MSC"]
     /// Route designators (Publication 28 §24–25, and military PSC/CMR units) with their USPS form.
     static let routeWords: [String: String] = ["RR": "RR", "RFD": "RR", "HC": "HC", "HCR": "HC", "PSC": "PSC", "CMR": "CMR"]
 
     /// A unit starting at `k`: `Apt 4`, `Ste. #305`, `# 4`, `5th Floor`; with `bare`, also a
     /// designator that takes no id (`Rear`, `Bsmt`). Returns the index after it.
-    func unitRun(_ tokens: ArraySlice<AddressToken>, at k: Int, bare: Bool = false) -> Int? {
+    func unitRun(_ tokens: ArraySlice<AddressToken>, at k: Int, bare: Bool = false, designator: Bool = false) -> Int? {
         let t = tokens[k]
         let end = tokens.endIndex
         func idAt(_ j: Int) -> Bool {
@@ -83,16 +92,32 @@ extension AddressParser {
             let id = tokens[j]
             return id.hasDigit || (id.key.utf8.count <= 2 && id.key.utf8.allSatisfy(AddressToken.isLetter) && id.suffix == nil)
         }
-        if t.isHash { return k + 1 < end && tokens[k + 1].segment == t.segment ? k + 2 : nil }
-        if t.unit != nil {
+        if t.isHash {
+            guard k + 1 < end, tokens[k + 1].segment == t.segment else { return nil }
+            // `# APT 2`: the hash before a designator is the designator's.
+            if tokens[k + 1].unit != nil, let run = unitRun(tokens, at: k + 1, bare: bare) { return run }
+            return k + 2
+        }
+        if t.unit != nil || designator {
             var j = k + 1
             // `Apt #4`, `Apt. No. 5`.
             if j < end, tokens[j].isHash || tokens[j].key == "NO", tokens[j].segment == t.segment, idAt(j + 1) { j += 1 }
-            if idAt(j) { return j + 1 }
+            if idAt(j) {
+                // `Apt 13 C`: a letter after the number is the id's.
+                let letter = j + 1 < end ? tokens[j + 1] : nil
+                if let letter, letter.segment == t.segment, tokens[j].isAllDigits, letter.key.utf8.count == 1,
+                   letter.key.utf8.allSatisfy(AddressToken.isLetter), !letter.isDirectional { return j + 2 }
+                // `Unit 2 East` ending a line with no state or ZIP code after: the side is the id's.
+                if let letter, letter.segment == t.segment, letter.isDirectional, j + 2 == end,
+                   address.state == nil, address.postalCode == nil { return j + 2 }
+                return j + 1
+            }
             return bare && t.isUnitWithoutID ? k + 1 : nil
         }
         // `5th Floor`, `2nd Fl`.
-        if k + 1 < end, t.startsWithDigit, tokens[k + 1].unit == "FL", tokens[k + 1].segment == t.segment { return k + 2 }
+        if k + 1 < end, t.startsWithDigit || Self.floorWords.contains(t.key), tokens[k + 1].unit == "FL", tokens[k + 1].segment == t.segment {
+            return k + 2
+        }
         return nil
     }
 
@@ -109,15 +134,17 @@ extension AddressParser {
             leftover += run
             return
         }
-        if first.isHash {
+        if first.isHash, run.count > 2, run.dropFirst().first?.unit != nil {
+            takeUnit(run.dropFirst())
+        } else if first.isHash {
             address.unitType = "#"
             address.unitID = run.dropFirst().first?.text
-        } else if first.startsWithDigit, let floor = run.dropFirst().first {
+        } else if first.startsWithDigit || Self.floorWords.contains(first.key), let floor = run.dropFirst().first {
             address.unitType = floor.text
             address.unitID = first.text
         } else {
             address.unitType = first.text
-            address.unitID = run.dropFirst().last { !$0.isHash && $0.key != "NO" }?.text
+            address.unitID = AddressRule.joined(run.dropFirst().filter { !$0.isHash && $0.key != "NO" })
         }
     }
 
@@ -126,6 +153,9 @@ extension AddressParser {
         var k = prefix.startIndex
         while k < prefix.endIndex {
             if let end = unitRun(prefix, at: k) {
+                takeUnit(prefix[k..<end])
+                k = end
+            } else if Self.boxSideUnits.contains(prefix[k].key), let end = unitRun(prefix, at: k, designator: true), end == prefix.endIndex {
                 takeUnit(prefix[k..<end])
                 k = end
             } else {

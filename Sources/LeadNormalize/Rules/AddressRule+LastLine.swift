@@ -80,6 +80,8 @@ extension AddressParser {
             guard let code = StateTable.code(forKey: key) else { continue }
             let previous: AddressToken? = n > length && tokens[n - length - 1].segment == segment ? tokens[n - length - 1] : nil
             if !hasPostalCode, let previous, !stateFollows(previous, word: key, length: length, in: tokens[..<(n - length)]) { continue }
+            // `Peachtree Street, NE`: a directional alone after a street is its post-directional.
+            if !hasPostalCode, previous == nil, length == 1, words[n - 1].isDirectional, n >= 2, tokens[n - 2].suffix != nil { continue }
             address.state = code
             tokens.removeLast(length)
             return
@@ -92,10 +94,23 @@ extension AddressParser {
     /// state name follows a bare house number (`123 Washington`).
     private func stateFollows(_ previous: AddressToken, word: String, length: Int, in before: ArraySlice<AddressToken>) -> Bool {
         if previous.startsWithDigit { return false }
+        // `3719 Old Alabama`, `333 North Michigan`: a state's name after a house number and one
+        // word is the street's.
+        let line = before.reversed().prefix { $0.segment == previous.segment }
+        if word.utf8.count > 2, line.count <= 2, line.last?.startsWithDigit == true { return false }
         let info = WordInfo.table[word] ?? .none
         let streetWord = info.suffix != nil || info.unit != nil || info.flags.contains(.directional)
         guard length == 1, streetWord else { return true }
+        // `1275 Cromwell Ave Rocky Hill CT`: a place of that state after a whole street.
+        let words = Array(line.reversed())
+        for n in stride(from: min(ZipCities.longestName, words.count - 2), through: 1, by: -1) {
+            let street = words[..<(words.count - n)]
+            guard street.dropFirst().contains(where: { $0.suffix != nil || $0.isHighway }) else { continue }
+            if ZipCities.isPlace(ZipCities.key(words.suffix(n).map(\.key)), in: word) { return true }
+        }
         if previous.suffix != nil || previous.isDirectional { return false }
+        // `1750 Tysons Blvd Fourth FL`: a floor.
+        if word == "FL", AddressParser.floorWords.contains(previous.key) { return false }
         return before.dropFirst().contains { $0.suffix != nil || $0.isHighway || $0.key == "BOX" }
     }
 

@@ -40,8 +40,10 @@ extension AddressRule {
         // Routes: the designator words before the number.
         let routeForms: [([String], String)] = [
             (["RURAL", "ROUTE"], "RR"), (["RURAL", "RTE"], "RR"), (["RURAL", "RT"], "RR"), (["R", "R"], "RR"), (["RFD"], "RR"),
-            (["RR"], "RR"), (["HIGHWAY", "CONTRACT", "ROUTE"], "HC"), (["HIGHWAY", "CONTRACT"], "HC"), (["STAR", "ROUTE"], "HC"),
-            (["STAR", "RTE"], "HC"), (["HCR"], "HC"), (["HC"], "HC"),
+            (["RR"], "RR"), (["HIGHWAY", "CONTRACT", "ROUTE"], "HC"), (["HIGHWAY", "CONTRACT", "RTE"], "HC"),
+            (["HIGHWAY", "CONTRACT", "RT"], "HC"), (["HIGHWAY", "CONTRACT"], "HC"), (["HWY", "CONTRACT", "ROUTE"], "HC"),
+            (["HWY", "CONTRACT", "RTE"], "HC"), (["HWY", "CONTRACT"], "HC"), (["STAR", "ROUTE"], "HC"), (["STAR", "RTE"], "HC"),
+            (["HC", "ROUTE"], "HC"), (["HC", "RTE"], "HC"), (["HC", "RT"], "HC"), (["HCR", "ROUTE"], "HC"), (["HCR"], "HC"), (["HC"], "HC"),
         ]
         for (form, standard) in routeForms where words.count > form.count && Array(words.prefix(form.count)) == form {
             return ([standard] + words.dropFirst(form.count)).joined(separator: " ")

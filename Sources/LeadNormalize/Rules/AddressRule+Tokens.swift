@@ -88,7 +88,31 @@ extension AddressRule {
             index = utf8.index(after: index)
         }
         flush()
+        mergeGridNumbers(&tokens)
         return tokens
+    }
+
+    /// Wisconsin and Illinois grid house numbers written in two words (`N165 W2123`) as one
+    /// (`N165W2123`, Publication 28's form).
+    private static func mergeGridNumbers(_ tokens: inout [AddressToken]) {
+        func axis(_ t: AddressToken) -> UInt8? {
+            let u = t.key.utf8
+            guard u.count >= 2, let f = u.first, u.dropFirst().allSatisfy(AddressToken.isDigit) else { return nil }
+            switch f {
+            case UInt8(ascii: "N"), UInt8(ascii: "S"): return 1
+            case UInt8(ascii: "E"), UInt8(ascii: "W"): return 2
+            default: return nil
+            }
+        }
+        var k = 0
+        while k + 1 < tokens.count {
+            let a = tokens[k], b = tokens[k + 1]
+            if a.segment == b.segment, let x = axis(a), let y = axis(b), x != y {
+                tokens[k] = AddressToken(text: a.text + b.text, key: a.key + b.key, segment: a.segment, position: a.position)
+                tokens.remove(at: k + 1)
+            }
+            k += 1
+        }
     }
 
     /// Words that are split from a number glued to them.

@@ -53,7 +53,7 @@ struct WordInfo {
         for w in USPSTables.mailStops { add(w) { $0.flags.insert(.mailStop) } }
         for w in AddressParser.boxWords { add(w) { $0.flags.formUnion([.boxWord, .boxStart]) } }
         for w in AddressParser.routeWords.keys { add(w) { $0.flags.formUnion([.routeWord, .boxStart]) } }
-        for w in ["PO", "P", "POST", "LOCK", "CP", "CASE", "R", "RURAL", "STAR", "HIGHWAY", "RD", "ROUTE", "RTE", "RT", "UNIT"] {
+        for w in ["PO", "P", "POST", "LOCK", "CP", "CASE", "R", "RURAL", "STAR", "HIGHWAY", "HWY", "RD", "ROUTE", "RTE", "RT", "UNIT"] {
             add(w) { $0.flags.insert(.boxStart) }
         }
         add("#") { $0.flags.insert(.hash) }

@@ -31,6 +31,13 @@ public enum DateRule {
         guard let bytes = asciiBytes(text) else { return refused(result, "not a date") }
         if let serial = excelSerial(bytes, date1904: date1904) {
             (result.iso, result.time) = serial
+            if result.iso == "1900-02-29" {
+                // Excel's 1900 system counts 1900 as a leap year (as Lotus 1-2-3 did): its serial
+                // 60 is a day that never was, most likely a slip, and is not given as a date.
+                (result.iso, result.time) = (nil, nil)
+                result.problem = "Excel serial 60 is 29 February 1900, a day that never was (Excel counts 1900 as a leap year)"
+                return result
+            }
             result.valid = result.iso != nil
             if !result.valid { result.problem = "not a real calendar date" }
             return result

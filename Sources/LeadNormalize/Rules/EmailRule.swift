@@ -11,22 +11,36 @@ public struct EmailResult: Sendable, Equatable {
     /// own spelling in `normalized`.
     public var suggestion: String?
     public var problem: String?
+    /// What was taken off a valid address copied with a mark after it (`trailing "," removed`).
+    public var repair: String?
 }
 
 /// Checks email addresses by RFC 5321's rules for an SMTP path, with RFC 6531's
 /// internationalised addresses (no DNS look-up). The address may come as RFC 5322's
 /// `Name <address>` or as a `mailto:` link; nothing else about it is changed: an address that
-/// needs repair is invalid, and the repair is offered as `suggestion`.
+/// needs repair is invalid, and the repair is offered as `suggestion`. Two exceptions, neither
+/// a guess: a `,` `;` or `.` copied along after an otherwise valid address is taken off (and
+/// said in `repair`), and a Unicode address is put in NFC with its IDN domain in Unicode
+/// (RFC 6532; EmailRule+Unicode).
 public enum EmailRule {
     public static func normalize(_ input: String) -> EmailResult {
         var result = EmailResult(input: input, valid: false)
-        let text = input.trimmed
+        let text = composed(input.trimmed)
         if text.isEmpty { return result }
-        let bytes = extracted(Array(text.utf8))
+        var bytes = extracted(Array(text.utf8))
+        if case .failure = check(bytes), let mark = bytes.last, copiedMarks.contains(mark) {
+            // `bob@example.com,` copied from a list: valid once the marks after it are off.
+            var cut = bytes
+            while let last = cut.last, copiedMarks.contains(last) { cut.removeLast() }
+            if case .success = check(cut) {
+                result.repair = "trailing \"\(String(decoding: bytes[cut.count...], as: UTF8.self))\" removed"
+                bytes = cut
+            }
+        }
         switch check(bytes) {
         case .success(let address):
             result.valid = true
-            result.normalized = address.text
+            result.normalized = address.local + "@" + unicodeDomain(address.domain)
             if let fix = suggestedDomain(address.domain) { result.suggestion = address.local + "@" + fix }
         case .failure(let problem):
             result.problem = problem.message
@@ -67,6 +81,8 @@ public enum EmailRule {
     }
 
     private static let trailingJunk = Set(".,;:!)]}>\"'".utf8)
+    /// Marks a list leaves after an address it separates or ends.
+    private static let copiedMarks = Set(",;.".utf8)
     private static let leadingJunk = Set("([{<\"'".utf8)
 
     /// `mailto:` in any case at the start.

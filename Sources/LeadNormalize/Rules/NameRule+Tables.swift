@@ -9,7 +9,13 @@ extension NameRule {
         "sen", "senator", "rep", "representative", "gov", "governor", "mayor",
         "capt", "captain", "sgt", "sergeant", "lt", "lieutenant", "col", "colonel", "maj", "major",
         "gen", "general", "cmdr", "commander", "adm", "admiral", "cpl", "corporal",
+        "drs", "attorney", "atty", "congressman", "congresswoman", "ambassador", "bishop", "deacon", "chaplain",
+        "commissioner", "councilman", "councilwoman", "councilmember", "alderman", "sheriff", "supt", "superintendent",
+        "det", "detective", "imam", "cantor", "assemblyman", "assemblywoman", "delegate",
     ]
+
+    /// Words that make a title of the title after them (`State Senator`, `U.S. Rep.`).
+    static let titleModifiers: Set<String> = ["state", "us", "county", "city", "deputy", "assistant", "vice", "chief", "lieutenant", "lt"]
 
     /// Generational suffixes and credentials, with the spelling they are given in.
     static let suffixes: [String: String] = [
@@ -20,10 +26,20 @@ extension NameRule {
         "mba": "MBA", "esq": "Esq", "esquire": "Esq", "cpa": "CPA", "cfa": "CFA", "cfp": "CFP",
         "chfc": "ChFC", "clu": "CLU", "aia": "AIA", "pe": "PE", "rn": "RN", "lpn": "LPN", "np": "NP",
         "bsn": "BSN", "msn": "MSN", "lcsw": "LCSW", "facs": "FACS", "ret": "Ret",
+        // Real-estate designations (National Association of REALTORS®), design and other
+        // professional credentials.
+        "realtor": "REALTOR", "realtors": "REALTOR", "gri": "GRI", "crs": "CRS", "abr": "ABR", "sres": "SRES",
+        "e-pro": "e-PRO", "epro": "e-PRO", "crb": "CRB", "ccim": "CCIM", "sior": "SIOR", "psa": "PSA", "srs": "SRS",
+        "mrp": "MRP", "ahwd": "AHWD", "c2ex": "C2EX", "cips": "CIPS", "cdpe": "CDPE", "clhms": "CLHMS", "rsps": "RSPS",
+        "sfr": "SFR", "cne": "CNE", "cpm": "CPM", "csi": "CSI", "faia": "FAIA", "leed": "LEED", "ap": "AP",
+        "ncarb": "NCARB", "pmp": "PMP", "ea": "EA", "rph": "RPh", "pa-c": "PA-C", "dc": "DC", "fnp": "FNP",
+        "aprn": "APRN", "crna": "CRNA", "dnp": "DNP", "mph": "MPH", "msw": "MSW", "lmft": "LMFT", "lpc": "LPC",
+        "crpc": "CRPC", "ricp": "RICP", "cpcu": "CPCU", "aams": "AAMS", "asid": "ASID", "usn": "USN", "usmc": "USMC",
+        "usaf": "USAF",
     ]
 
     /// Suffixes that are also a middle initial or a name word when not clearly at the end.
-    static let weakSuffixes: Set<String> = ["v", "do", "pe", "np", "od", "ret"]
+    static let weakSuffixes: Set<String> = ["v", "do", "pe", "np", "od", "ret", "ap", "ea", "dc", "psa", "csi", "crs"]
 
     /// Words that start a family name (`van der Berg`, `de la Cruz`, `St. John`, `Mac Donald`).
     static let particles: Set<String> = [

@@ -15,6 +15,17 @@ public struct PersonName: Sendable, Equatable {
     public var secondGiven: String?
     public var secondMiddle: String?
     public var secondFamily: String?
+    /// The owner when it is not a person (`Acme Properties LLC`): its name; the person's
+    /// fields stay nil.
+    public var organization: String?
+    /// Record designations that followed the names (`TR`, `ETAL`, `JTWROS`), never a name.
+    public var designation: String?
+
+    /// The line a mailing addresses this name by (`Salutation`).
+    public var salutation: String {
+        Salutation.of(organization: organization, prefix: prefix, given: given, family: family, suffix: suffix,
+                      household: household, secondPrefix: secondPrefix, secondGiven: secondGiven, secondFamily: secondFamily)
+    }
 
     /// `Given Middle Family` as one display name (first person only).
     public var full: String? {
@@ -27,21 +38,46 @@ public struct PersonName: Sendable, Equatable {
 /// generations (`suffix`, found before any `Family, Given` reading), `SMITH, JOHN A`, middle
 /// initials, particles (`de la Cruz`, `van der Berg`, `St. John`), nicknames in any quotes or
 /// brackets, and couples as a household. ALL-CAPS or all-lower names are put in proper case.
+/// Owner rolls' shapes too (NameRule+Owner): surname first with `order: .lastFirst`, record
+/// designations, and owners that are not people (`organization`).
 public enum NameRule {
-    public static func parse(_ input: String) -> PersonName {
+    public static func parse(_ input: String, order: NameOrder = .firstLast) -> PersonName {
         var text = input.trimmed
         if text.isEmpty { return PersonName(input: input) }
         let nickname = takeNickname(&text)
-        let tokens = words(text)
+        var tokens = words(text)
+        let order = order.resolved(for: [text])
+        let designation = takeDesignations(&tokens, lifeEstates: order == .lastFirst)
         var name: PersonName
-        if let joint = tokens.firstIndex(where: isJoint), joint > 0, joint < tokens.count - 1 {
-            name = couple(Array(tokens[..<joint]), Array(tokens[(joint + 1)...]))
+        if let owner = estateOwner(tokens), EntityName.recognize(owner) == nil {
+            // `JONES MARY EST`: the estate of the person named.
+            name = PersonName(input: input)
+            name.organization = "Estate of " + (parseWords(owner, order: order).full ?? EntityName.cased(owner))
+        } else if let organization = EntityName.recognize(tokens) {
+            name = PersonName(input: input)
+            name.organization = organization
         } else {
-            name = parseOne(tokens)
+            name = parseWords(tokens, order: order)
         }
         name.input = input
         name.nickname = nickname
+        name.designation = designation
         return name
+    }
+
+    /// A person or a couple from the words of their names.
+    static func parseWords(_ tokens: [String], order: NameOrder) -> PersonName {
+        let surnameFirst = order == .lastFirst && !tokens.contains(",")
+        if let joint = tokens.firstIndex(where: isJoint), joint > 0, joint < tokens.count - 1 {
+            let a = Array(tokens[..<joint])
+            var b = Array(tokens[(joint + 1)...])
+            if surnameFirst, a.count >= 2, leadingPrefixes(a) < a.count {
+                if let another = b.firstIndex(where: isJoint), another > 0 { b = Array(b[..<another]) }
+                return coupleSurnameFirst(a, b)
+            }
+            return couple(a, b)
+        }
+        return surnameFirst ? parseSurnameFirst(tokens) : parseOne(tokens)
     }
 
     /// The words of the text, split at spaces and commas; a comma is kept as its own word
@@ -137,7 +173,7 @@ public enum NameRule {
         // Titles alone (`Dr`) are a name.
         let take = n < words.count ? n : n - 1
         guard take > 0, !(take == 1 && key(words[0]) == "the") else { return nil }
-        let taken = words[..<take].map { properCase(trimmingDots($0)) }.joined(separator: " ")
+        let taken = words[..<take].map { key($0) == "us" ? "US" : properCase(trimmingDots($0)) }.joined(separator: " ")
         words.removeFirst(take)
         return taken
     }
@@ -146,7 +182,15 @@ public enum NameRule {
     static func leadingPrefixes(_ words: [String]) -> Int {
         var k = 0
         if words.count > 1, key(words[0]) == "the", isPrefix(words[1]) { k = 1 }
-        while k < words.count, isPrefix(words[k]) { k += 1 }
+        while k < words.count {
+            if isPrefix(words[k]) {
+                k += 1
+            } else if k + 1 < words.count, key(words[k]).map(titleModifiers.contains) ?? false, isPrefix(words[k + 1]) {
+                k += 2  // State Senator
+            } else {
+                break
+            }
+        }
         return k
     }
 

@@ -7,7 +7,7 @@ enum USPSTables {
         let groups: [(String, [String])] = [
             ("ALY", ["ALLEY", "ALLEE", "ALLY", "ALY"]), ("ANX", ["ANNEX", "ANEX", "ANNX", "ANX"]),
             ("ARC", ["ARCADE", "ARC"]), ("AVE", ["AVENUE", "AV", "AVE", "AVEN", "AVENU", "AVN", "AVNUE"]),
-            ("BCH", ["BEACH", "BCH"]), ("BLF", ["BLUFF", "BLF", "BLUF"]), ("BLVD", ["BOULEVARD", "BLVD", "BOUL", "BOULV"]),
+            ("BCH", ["BEACH", "BCH"]), ("BLF", ["BLUFF", "BLF", "BLUF"]), ("BLVD", ["BOULEVARD", "BLVD", "BOUL", "BOULV", "BVD"]),
             ("BND", ["BEND", "BND"]), ("BR", ["BRANCH", "BR", "BRNCH"]), ("BRG", ["BRIDGE", "BRDGE", "BRG"]),
             ("BRK", ["BROOK", "BRK"]), ("BYP", ["BYPASS", "BYP", "BYPA", "BYPAS", "BYPS"]),
             ("CIR", ["CIRCLE", "CIR", "CIRC", "CIRCL", "CRCL", "CRCLE"]), ("CLF", ["CLIFF", "CLF"]),
@@ -15,7 +15,7 @@ enum USPSTables {
             ("CTS", ["COURTS", "CTS"]), ("CV", ["COVE", "CV"]), ("CRK", ["CREEK", "CRK"]),
             ("CRES", ["CRESCENT", "CRES", "CRSENT", "CRSNT"]), ("XING", ["CROSSING", "CRSSNG", "XING"]),
             ("DL", ["DALE", "DL"]), ("DM", ["DAM", "DM"]), ("DR", ["DRIVE", "DR", "DRIV", "DRV"]),
-            ("EST", ["ESTATE", "EST"]), ("ESTS", ["ESTATES", "ESTS"]), ("EXPY", ["EXPRESSWAY", "EXP", "EXPR", "EXPRESS", "EXPW", "EXPY"]),
+            ("EST", ["ESTATE", "EST"]), ("ESTS", ["ESTATES", "ESTS"]), ("EXPY", ["EXPRESSWAY", "EXP", "EXPR", "EXPRESS", "EXPW", "EXPY", "EXPWY"]),
             ("EXT", ["EXTENSION", "EXT", "EXTN", "EXTNSN"]), ("FLS", ["FALLS", "FLS"]), ("FRY", ["FERRY", "FRY", "FRRY"]),
             ("FLD", ["FIELD", "FLD"]), ("FLDS", ["FIELDS", "FLDS"]), ("FLT", ["FLAT", "FLT"]),
             ("FRD", ["FORD", "FRD"]), ("FRST", ["FOREST", "FORESTS", "FRST"]), ("FRG", ["FORGE", "FORG", "FRG"]),
@@ -23,7 +23,7 @@ enum USPSTables {
             ("GDN", ["GARDEN", "GARDN", "GRDEN", "GRDN", "GDN"]), ("GDNS", ["GARDENS", "GDNS", "GRDNS"]),
             ("GTWY", ["GATEWAY", "GATEWY", "GATWAY", "GTWAY", "GTWY"]), ("GLN", ["GLEN", "GLN"]),
             ("GRN", ["GREEN", "GRN"]), ("GRV", ["GROVE", "GROV", "GRV"]), ("HBR", ["HARBOR", "HARB", "HARBR", "HBR", "HRBOR"]),
-            ("HVN", ["HAVEN", "HVN"]), ("HTS", ["HEIGHTS", "HT", "HTS"]), ("HWY", ["HIGHWAY", "HIGHWY", "HIWAY", "HIWY", "HWAY", "HWY"]),
+            ("HVN", ["HAVEN", "HVN"]), ("HTS", ["HEIGHTS", "HT", "HTS"]), ("HWY", ["HIGHWAY", "HIGHWY", "HIWAY", "HIWY", "HWAY", "HWY", "HGWY"]),
             ("HL", ["HILL", "HL"]), ("HLS", ["HILLS", "HLS"]), ("HOLW", ["HOLLOW", "HLLW", "HOLLOWS", "HOLW", "HOLWS"]),
             ("IS", ["ISLAND", "IS", "ISLND"]), ("JCT", ["JUNCTION", "JCT", "JCTION", "JCTN", "JUNCTN", "JUNCTON"]),
             ("KNL", ["KNOLL", "KNL", "KNOL"]), ("LK", ["LAKE", "LK"]), ("LKS", ["LAKES", "LKS"]),
@@ -31,7 +31,7 @@ enum USPSTables {
             ("MALL", ["MALL"]), ("MNR", ["MANOR", "MNR"]), ("MDW", ["MEADOW", "MDW"]), ("MDWS", ["MEADOWS", "MDWS", "MEDOWS"]),
             ("ML", ["MILL", "ML"]), ("MT", ["MOUNT", "MNT", "MT"]), ("MTN", ["MOUNTAIN", "MNTAIN", "MNTN", "MOUNTIN", "MTIN", "MTN"]),
             ("ORCH", ["ORCHARD", "ORCH", "ORCHRD"]), ("OVAL", ["OVAL", "OVL"]), ("PARK", ["PARK", "PRK", "PARKS"]),
-            ("PKWY", ["PARKWAY", "PARKWY", "PKWAY", "PKWY", "PKY", "PARKWAYS", "PKWYS"]), ("PASS", ["PASS"]),
+            ("PKWY", ["PARKWAY", "PARKWY", "PKWAY", "PKWY", "PKY", "PARKWAYS", "PKWYS", "PY"]), ("PASS", ["PASS"]),
             ("PATH", ["PATH", "PATHS"]), ("PIKE", ["PIKE", "PIKES"]), ("PNES", ["PINES", "PNES"]),
             ("PL", ["PLACE", "PL"]), ("PLN", ["PLAIN", "PLN"]), ("PLZ", ["PLAZA", "PLZ", "PLZA"]),
             ("PT", ["POINT", "PT"]), ("PRT", ["PORT", "PRT"]), ("PR", ["PRAIRIE", "PR", "PRR"]),
@@ -49,6 +49,7 @@ enum USPSTables {
             ("CSWY", ["CAUSEWAY", "CAUSWA", "CSWY"]), ("CTR", ["CENTER", "CEN", "CENT", "CENTR", "CENTRE", "CNTER", "CNTR", "CTR"]),
             ("PLNS", ["PLAINS", "PLNS"]), ("SHR", ["SHORE", "SHR"]), ("SHRS", ["SHORES", "SHRS"]), ("SPG", ["SPRING", "SPG", "SPNG", "SPRNG"]),
             ("SPGS", ["SPRINGS", "SPGS"]), ("CRSE", ["COURSE", "CRSE"]), ("BTM", ["BOTTOM", "BOT", "BTM", "BOTTM"]),
+            ("CYN", ["CANYON", "CANYN", "CNYN", "CYN"]),
         ]
         var table: [String: String] = [:]
         for (standard, forms) in groups { for form in forms { table[form] = standard } }
@@ -72,6 +73,8 @@ enum USPSTables {
         "APTS": "APT", "STES": "STE", "FLR": "FL", "BLD": "BLDG", "UNT": "UNIT", "PMB": "PMB",
         // Canada Post's French designators: appartement, bureau (suite), pièce.
         "APP": "APT", "APPARTEMENT": "APT", "BUREAU": "STE",
+        // Not Publication 28's, but written in lists as a designator: kept as written.
+        "CONDO": "CONDO",
     ]
     /// Designators that take no number (`REAR`, `BSMT`).
     static let unitsWithoutID: Set<String> = ["BSMT", "FRNT", "LBBY", "LOWR", "OFC", "PH", "REAR", "SIDE", "UPPR"]
@@ -83,6 +86,13 @@ enum USPSTables {
         "SQ", "ST", "TER", "TRL", "WAY", "XING", "PIKE", "TPKE", "RUN", "PATH", "WALK", "ROW",
     ]
 
+    /// The street types of roads, as opposed to those a complex is named with (`SQ`, `CV`, `PARK`):
+    /// a road's type ending the words after a street makes them another street, not a complex.
+    static let roadSuffixes: Set<String> = [
+        "ALY", "AVE", "BLVD", "CIR", "CT", "DR", "EXPY", "FWY", "HWY", "LN", "PIKE", "PKWY", "PL", "RD", "ST", "TER",
+        "TPKE", "TRL", "WAY",
+    ]
+
     /// Mail-stop words (Publication 28 §327): not a secondary unit; kept in `unparsed`.
     static let mailStops: Set<String> = ["MS", "MSC", "MAILSTOP", "M/S", "MAILCODE", "MC"]
 
@@ -92,13 +102,13 @@ enum USPSTables {
         "HIGHWAY": "HIGHWAY", "HWY": "HIGHWAY", "HIWAY": "HIGHWAY", "HWAY": "HIGHWAY", "HIGHWY": "HIGHWAY", "HIWY": "HIGHWAY",
         "ROUTE": "ROUTE", "RTE": "ROUTE", "RT": "ROUTE", "INTERSTATE": "INTERSTATE", "FM": "FM", "SR": "STATE ROUTE",
         "CR": "COUNTY ROAD", "SH": "STATE HIGHWAY", "US": "US HIGHWAY", "I": "INTERSTATE", "TOWNSHIP": "TOWNSHIP",
-        "LOOP": "LOOP", "SPUR": "SPUR",
+        "LOOP": "LOOP", "SPUR": "SPUR", "BUSINESS": "BUSINESS",
     ]
     /// Words that qualify a highway word before it (`STATE ROUTE 9`, `COUNTY ROAD 12`,
     /// `US HWY 50`), with their USPS spelling. `ROAD` is a highway word only after one of these.
     static let highwayQualifiers: [String: String] = [
         "US": "US", "USA": "US", "STATE": "STATE", "ST": "STATE", "COUNTY": "COUNTY", "CO": "COUNTY", "CNTY": "COUNTY",
         "CTY": "COUNTY", "RANCH": "RANCH", "FARM": "FARM", "OLD": "OLD", "TOWNSHIP": "TOWNSHIP", "TWP": "TOWNSHIP",
-        "PROVINCIAL": "PROVINCIAL", "PARISH": "PARISH",
+        "PROVINCIAL": "PROVINCIAL", "PARISH": "PARISH", "COUNTRY": "COUNTRY",
     ]
 }

@@ -52,6 +52,9 @@ public func readerNote(path: String, displayName: String? = nil) -> String? {
     let name = displayName ?? path
     guard path != "-", FileKind.hasWorkbookName(name), let head = try? readHead(path: path, name: name),
           FileKind.sniff(head) == .text else { return nil }
+    // A file too small to be a workbook is refused as it opens: no note that it reads as CSV.
+    var info = stat()
+    guard stat(path, &info) == 0, FileKind.tooSmall(kind: .text, size: Int64(info.st_size), workbookName: true) == nil else { return nil }
     return FileKind.csvNote(name)
 }
 

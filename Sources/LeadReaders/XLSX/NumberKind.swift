@@ -9,6 +9,9 @@ enum NumberKind: UInt8, Sendable {
     case time
     /// Elapsed time (`[h]:mm:ss`).
     case duration
+    /// Which of the above depends on the value: the format's sections differ
+    /// (`[<1]h:mm;0.00`, `0;-0;"-"`), and `NumberFormat` picks one for each value.
+    case byValue
 
     /// Built-in format ids (ECMA-376 §18.8.30): 14–17 dates, 22 date-time, 18–21 and 45–47 times,
     /// 46 elapsed hours.
@@ -81,5 +84,102 @@ enum NumberKind: UInt8, Sendable {
         if hasMonthOrMinute && !hasTime { return .date }
         if hasTime { return .time }
         return .number
+    }
+}
+
+/// A number format whose sections show values of different kinds: the section a value falls
+/// in decides, by Excel's rule (ECMA-376 §18.8.31): with conditions (`[<100]`), the first
+/// section whose condition holds, or the first section without one; without, one section for
+/// every value, two for non-negative and negative, three for positive, negative and zero. A
+/// text section (`@`) is never a number's.
+struct NumberFormat: Sendable {
+    struct Section: Sendable {
+        var condition: (op: String, threshold: Double)?
+        var kind: NumberKind
+    }
+
+    var sections: [Section]
+
+    /// Nil when every section a number can fall in shows the same kind (the usual case): the
+    /// style then has that kind alone.
+    init?(formatCode code: String) {
+        let parts = Self.split(code)
+        guard parts.count > 1 else { return nil }
+        sections = parts.filter { !Self.isText($0) }.map { part in
+            Section(condition: Self.condition(part), kind: NumberKind.classify(formatCode: part))
+        }
+        guard !sections.isEmpty, sections.contains(where: { $0.condition != nil }) || Set(sections.map(\.kind)).count > 1 else { return nil }
+    }
+
+    func kind(for value: Double) -> NumberKind {
+        if sections.contains(where: { $0.condition != nil }) {
+            for section in sections {
+                guard let condition = section.condition else { return section.kind }
+                if Self.holds(condition, value) { return section.kind }
+            }
+            return .number
+        }
+        switch sections.count {
+        case 1: return sections[0].kind
+        case 2: return value < 0 ? sections[1].kind : sections[0].kind
+        default: return value > 0 ? sections[0].kind : value < 0 ? sections[1].kind : sections[2].kind
+        }
+    }
+
+    private static func holds(_ condition: (op: String, threshold: Double), _ value: Double) -> Bool {
+        switch condition.op {
+        case "<": return value < condition.threshold
+        case "<=": return value <= condition.threshold
+        case ">": return value > condition.threshold
+        case ">=": return value >= condition.threshold
+        case "<>": return value != condition.threshold
+        default: return value == condition.threshold
+        }
+    }
+
+    /// The format's sections: split at each `;` outside quotes, brackets and escapes.
+    static func split(_ code: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var quoted = false, bracketed = false, escaped = false
+        for c in code {
+            defer { if c != ";" || quoted || bracketed || escaped { current.append(c) } }
+            if escaped { escaped = false; continue }
+            switch c {
+            case "\\" where !quoted: escaped = true
+            case "\"": quoted.toggle()
+            case "[" where !quoted: bracketed = true
+            case "]" where !quoted: bracketed = false
+            case ";" where !quoted && !bracketed:
+                parts.append(current)
+                current = ""
+            default: break
+            }
+        }
+        parts.append(current)
+        return parts
+    }
+
+    /// The section's `[op number]` condition, if it has one.
+    static func condition(_ section: String) -> (op: String, threshold: Double)? {
+        var rest = Substring(section)
+        while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
+            let inner = String(rest[rest.index(after: open)..<close]).trimmingCharacters()
+            for op in ["<=", ">=", "<>", "<", ">", "="] where inner.hasPrefix(op) {
+                if let threshold = Double(String(inner.dropFirst(op.count)).trimmingCharacters()) { return (op, threshold) }
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return nil
+    }
+
+    /// Whether the section is the text section: an `@` outside quotes.
+    static func isText(_ section: String) -> Bool {
+        var quoted = false, escaped = false
+        for c in section {
+            if escaped { escaped = false; continue }
+            if c == "\\" { escaped = true } else if c == "\"" { quoted.toggle() } else if c == "@" && !quoted { return true }
+        }
+        return false
     }
 }

@@ -49,6 +49,7 @@ final class SheetHandler: XMLHandler {
 
     private let strings: SharedStrings
     private let kinds: [NumberKind]
+    private let formatsByValue: [Int: NumberFormat]
     private let date1904: Bool
     private let file: String
     private let sheet: String
@@ -65,6 +66,9 @@ final class SheetHandler: XMLHandler {
     private var cellStart = 0
     private var capturing = false
     private var inInline = false
+    /// The cell has an inline string (`<is>`): its own text, whatever its `t` says, and a `<v>`
+    /// beside it (a cached value some writers add) is not part of it.
+    private var cellHasInline = false
     private var phoneticDepth = 0
     private var text: [UInt8] = []
     private var cells: [Cell] = []
@@ -73,9 +77,10 @@ final class SheetHandler: XMLHandler {
     private var countedBits = [UInt64](repeating: 0, count: 256)
     private var countedInRow: [Int] = []
 
-    init(strings: SharedStrings, kinds: [NumberKind], date1904: Bool, file: String, sheet: String, maxCellBytes: Int) {
+    init(strings: SharedStrings, kinds: [NumberKind], formatsByValue: [Int: NumberFormat] = [:], date1904: Bool, file: String, sheet: String, maxCellBytes: Int) {
         self.strings = strings
         self.kinds = kinds
+        self.formatsByValue = formatsByValue
         self.date1904 = date1904
         self.file = file
         self.sheet = sheet
@@ -91,7 +96,7 @@ final class SheetHandler: XMLHandler {
             guard inRow else { return }
             startCell(attributes)
         case UInt8(ascii: "v") where p[1] == 0:
-            if inRow && !inInline { capturing = true }
+            if inRow && !inInline && !cellHasInline { capturing = true }
         case UInt8(ascii: "t") where p[1] == 0:
             if inInline && phoneticDepth == 0 { capturing = true }
         case UInt8(ascii: "r"):
@@ -108,7 +113,14 @@ final class SheetHandler: XMLHandler {
                 phoneticDepth += 1
             }
         case UInt8(ascii: "i"):
-            if name.is("is") { inInline = true }
+            if name.is("is") {
+                inInline = true
+                if inRow && !cellHasInline {
+                    cellHasInline = true
+                    cellType = .inline
+                    text.removeSubrange(cellStart...)
+                }
+            }
         case UInt8(ascii: "s"):
             if name.is("sheetData") { inSheetData = true }
         default:
@@ -140,6 +152,7 @@ final class SheetHandler: XMLHandler {
         }
         column = col
         cellType = type
+        cellHasInline = false
         cellStyle = style
         cellStart = text.count
     }
@@ -193,10 +206,13 @@ final class SheetHandler: XMLHandler {
             return
         }
         var values: [String] = []
+        var numeric: [Int] = []
         var sparse: [(column: Int, value: String)]?
         for cell in cells {
+            materializedNumber = false
             guard let value = materialize(cell) else { return }
             if value.isEmpty { continue }
+            if materializedNumber { numeric.append(cell.column) }
             if sparse == nil && cell.column - values.count > Self.densePadding {
                 sparse = values.indices.filter { !values[$0].isEmpty }.map { ($0, values[$0]) }
             }
@@ -218,7 +234,7 @@ final class SheetHandler: XMLHandler {
         if let sparse {
             output.append(.sparse(location, sparse))
         } else {
-            output.append(.row(RawRow(location: location, cells: values)))
+            output.append(.row(RawRow(location: location, cells: values, numericCells: numeric)))
         }
     }
 
@@ -263,6 +279,10 @@ final class SheetHandler: XMLHandler {
         emittedThrough = max(emittedThrough, rowNumber)
     }
 
+    /// Set by `materialize` when the cell it gave is a number shown as a number (not a date,
+    /// a time or text).
+    private var materializedNumber = false
+
     /// Canonical text of one cell, or nil after recording a failure.
     private func materialize(_ cell: Cell) -> String? {
         text.withUnsafeBufferPointer { all in
@@ -287,12 +307,17 @@ final class SheetHandler: XMLHandler {
             case .isoDate:
                 return CellText.isoDate(String(decoding: bytes, as: UTF8.self))
             case .number:
-                let kind = cell.style < kinds.count ? kinds[cell.style] : .number
-                if kind == .number, let plain = CellText.plainInteger(bytes) { return plain }
+                var kind = cell.style < kinds.count ? kinds[cell.style] : .number
+                if kind == .number, let plain = CellText.plainInteger(bytes) {
+                    materializedNumber = true
+                    return plain
+                }
                 guard let value = CellText.parseDouble(bytes) else { return String(decoding: bytes, as: UTF8.self) }
+                if kind == .byValue { kind = formatsByValue[cell.style]?.kind(for: value) ?? .number }
                 if kind != .number, let temporal = ExcelValues.temporal(value, kind: kind, date1904: date1904) {
                     return temporal
                 }
+                materializedNumber = true
                 return ExcelValues.canonical(value)
             }
         }

@@ -70,12 +70,19 @@ final class StylesHandler: XMLHandler {
     }
 
 
-    /// The kind of value each cell format shows, indexed by a cell's `s` attribute.
-    func kinds() -> [NumberKind] {
-        cellFormatIDs.map { id in
-            if let code = customFormats[id] { return NumberKind.classify(formatCode: code) }
-            return NumberKind.builtIn(id)
+    /// The kind of value each cell format shows, indexed by a cell's `s` attribute
+    /// (`.byValue` where the format's sections differ), and those formats by the same index.
+    func kinds() -> (kinds: [NumberKind], byValue: [Int: NumberFormat]) {
+        var byValue: [Int: NumberFormat] = [:]
+        let kinds = cellFormatIDs.enumerated().map { k, id in
+            guard let code = customFormats[id] else { return NumberKind.builtIn(id) }
+            if let format = NumberFormat(formatCode: code) {
+                byValue[k] = format
+                return .byValue
+            }
+            return NumberKind.classify(formatCode: code)
         }
+        return (kinds, byValue)
     }
 }
 

@@ -10,6 +10,8 @@ final class XLSXWorkbook {
     private let stylesPart: String?
     private let sharedStringsPart: String?
     private(set) var numberKinds: [NumberKind] = []
+    /// The formats of the styles whose kind is `.byValue`, by style index.
+    private(set) var formatsByValue: [Int: NumberFormat] = [:]
     private var loaded = false
     /// Why loading failed: every later sheet reader fails the same way, rather than reading
     /// with a half-filled string table.
@@ -78,7 +80,7 @@ final class XLSXWorkbook {
             if let stylesPart, archive.contains(stylesPart) {
                 let styles = StylesHandler()
                 try parsePart(archive, stylesPart, handler: styles)
-                numberKinds = styles.kinds()
+                (numberKinds, formatsByValue) = styles.kinds()
             }
             if let sharedStringsPart, archive.contains(sharedStringsPart) {
                 try parsePart(archive, sharedStringsPart, handler: sharedStrings, inBackground: true)

@@ -49,4 +49,15 @@ import Testing
         let below = tally.publish(defaultFloor: 0.98)
         #expect(below.isEmpty, "\(below.joined(separator: "; "))")
     }
+
+    /// Issue 23's classes (AddressAccuracyCases+Issue23): every case whole.
+    @Test(arguments: AddressAccuracyCases.issue23)
+    func issue23(input: String, spec: String) {
+        let a = AddressRule.parse(input).address
+        var actual: [String: String?] = [:]
+        for f in Self.fields(a) { actual[f.field] = .some(f.value) }
+        let expected = Self.label(spec)
+        let wrong = expected.keys.sorted().filter { (expected[$0] ?? nil) != (actual[$0] ?? nil) }
+        #expect(wrong.isEmpty, "\(input): \(wrong.map { "\($0) \((actual[$0] ?? nil) ?? "null") ≠ \((expected[$0] ?? nil) ?? "null")" })")
+    }
 }

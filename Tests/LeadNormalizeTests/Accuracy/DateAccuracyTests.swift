@@ -169,7 +169,10 @@ import Testing
         d("43831", "2020-01-01"),
         d("32874", "1990-01-01"),
         d("1", "1900-01-01"),
-        d("60", "1900-02-29"),
+        // Serial 60 is the 1900-02-29 Excel invents (its 1900 leap-year bug, kept from Lotus 1-2-3:
+        // Microsoft's "Excel incorrectly assumes that the year 1900 is a leap year"): flagged (issue 23).
+        d("60", nil),
+        d("60", "1904-03-01", date1904: true),
         d("61", "1900-03-01"),
         d("45352.5", "2024-03-01", time: "12:00:00"),
         d("43831", "2024-01-02", date1904: true),

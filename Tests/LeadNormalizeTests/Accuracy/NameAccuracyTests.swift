@@ -172,6 +172,23 @@ import Testing
         two("Mr. & Mrs. John and Jane Smith", p: "Mr", g: "John", f: "Smith", p2: "Mrs", g2: "Jane", f2: "Smith"),
         two("Mr. John and Mrs. Jane Smith", p: "Mr", g: "John", f: "Smith", p2: "Mrs", g2: "Jane", f2: "Smith"),
         two("Jane Smith and John Smith", g: "Jane", f: "Smith", g2: "John", f2: "Smith"),
+        // Issue 23 item 4: titles of office and the law (the forms of address in the U.S. State
+        // Department's and Emily Post's protocol guides: "State Senator", "Attorney", "Drs." for a
+        // couple who are both doctors) and credentials beyond the first table: the National
+        // Association of REALTORS® designations (REALTOR®, GRI, CRS, ABR, e-PRO) and design ones
+        // (AIA, CSI: the Construction Specifications Institute).
+        one("State Senator Jane Doe", p: "State Senator", g: "Jane", f: "Doe"),
+        one("U.S. Senator John Smith", p: "US Senator", g: "John", f: "Smith"),
+        one("The Honorable State Senator Mary Lee", p: "The Honorable State Senator", g: "Mary", f: "Lee"),
+        one("Attorney Robert Lee", p: "Attorney", g: "Robert", f: "Lee"),
+        one("Atty. Karen Wu", p: "Atty", g: "Karen", f: "Wu"),
+        one("Jane Doe, REALTOR, GRI, ABR", g: "Jane", f: "Doe", s: "REALTOR, GRI, ABR"),
+        one("Mark Davis REALTOR", g: "Mark", f: "Davis", s: "REALTOR"),
+        one("Lisa Chen, CRS, e-PRO", g: "Lisa", f: "Chen", s: "CRS, e-PRO"),
+        one("Robert Brown AIA", g: "Robert", f: "Brown", s: "AIA"),
+        one("Mary Jones, CSI, AIA", g: "Mary", f: "Jones", s: "CSI, AIA"),
+        one("Paul Ortiz DDS", g: "Paul", f: "Ortiz", s: "DDS"),
+        two("Drs. Ann and Paul Reyes", p: "Drs", g: "Ann", f: "Reyes", g2: "Paul", f2: "Reyes"),
         // More shapes from real lists.
         one("Dr. Martin Luther King, Jr.", p: "Dr", g: "Martin", m: "Luther", f: "King", s: "Jr"),
         one("King, Martin Luther, Jr.", g: "Martin", m: "Luther", f: "King", s: "Jr"),

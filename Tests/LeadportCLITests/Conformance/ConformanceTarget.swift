@@ -2,8 +2,9 @@ import Foundation
 import LeadTesting
 import Testing
 
-/// The ten cases of the connector conformance suite (issue 13 item 6; docs/destinations.md,
-/// "Conformance suite"). Every destination meets each of them, or declares why it cannot.
+/// The cases of the connector conformance suite (issue 13 item 6, issue 22 item 1;
+/// docs/destinations.md, "Conformance suite"). Every destination meets each of them, or
+/// declares why it cannot.
 enum ConformanceCase: String, CaseIterable, Sendable {
     case firstImport = "first import"
     case rerun = "rerun sends nothing"
@@ -15,6 +16,7 @@ enum ConformanceCase: String, CaseIterable, Sendable {
     case badRecord = "one bad record"
     case credential = "expired or revoked credential"
     case killed = "SIGKILL then rerun"
+    case drops = "drops after apply on 5 % of writes"
 }
 
 /// A fault a target injects through its double's (or database's) own controls.
@@ -27,6 +29,9 @@ enum ConformanceFault {
     case droppedAfterApply
     /// The destination is slowed down, so that a SIGKILL lands in the middle of a run.
     case throttled
+    /// Every write is applied, then its connection closed unanswered with probability `rate`,
+    /// drawn from a random source seeded with `seed` (the doubles' `drop_rate`).
+    case dropsAfterApply(rate: Double, seed: Int)
 }
 
 /// One destination under the suite: how to start what it writes to, what `--to` and

@@ -2,7 +2,7 @@ import Foundation
 import LeadTesting
 import Testing
 
-/// The connector conformance suite (issue 13 item 6): every destination through the same ten
+/// The connector conformance suite (issue 13 item 6): every destination through the same eleven
 /// cases, each against its own double or database, the real binary doing the work. A case a
 /// destination cannot meet is cancelled with the reason it declared (docs/destinations.md,
 /// "Conformance suite", has the table). Run it with `swift test --filter Conformance`.
@@ -191,6 +191,28 @@ import Testing
             #expect(last.result.status == 0, "\(last.result.stderr)")
             #expect(last.outcomes.count == rows && last.outcomes.values.allSatisfy { ["created", "updated", "unchanged"].contains($0[0]) },
                     "\(last.outcomes.values.filter { !["created", "updated", "unchanged"].contains($0[0]) }.prefix(3))")
+            try c.expectHeldOnce(rows)
+        }
+    }
+
+    /// Issue 22 item 1: writes whose answer is lost are settled inside the run. With 5 % of
+    /// writes applied and then dropped (seed 31, whose first draw drops, so even a destination
+    /// that writes the 200 rows in one request meets a drop), one run delivers every row and
+    /// exits 0, and every record is held exactly once.
+    @Test("11. drops after apply on 5 % of writes: one run, every record once", arguments: all)
+    func drops(_ destination: ConformanceDestination) throws {
+        try Conformance.check(destination, .drops) { c in
+            let rows = 200
+            try c.target.inject(.dropsAfterApply(rate: 0.05, seed: 31))
+            let run = try c.run(try c.list(rows))
+            #expect(run.result.status == 0, "\(run.result.stderr.suffix(2000))")
+            #expect(run.outcomes.count == rows && run.outcomes.values.allSatisfy { ["created", "updated"].contains($0[0]) },
+                    "\(run.outcomes.values.filter { !["created", "updated"].contains($0[0]) }.prefix(3))")
+            if let dropped = try c.target.dropped() {
+                print("Conformance: \(c.name) × drops: \(dropped) writes dropped after apply")
+                #expect(dropped >= 1, "\(c.name): no write was dropped")
+            }
+            #expect(try c.target.resendProblem() == nil)
             try c.expectHeldOnce(rows)
         }
     }

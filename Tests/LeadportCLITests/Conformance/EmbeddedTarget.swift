@@ -21,7 +21,7 @@ final class EmbeddedTarget: ConformanceTarget, @unchecked Sendable {
     static func notApplicable(_ check: ConformanceCase) -> String? {
         switch check {
         case .retryAfter: return "a file on the local disk: nothing answers 429"
-        case .droppedAfterApply: return "no connection to lose; a write applied and not recorded is the SIGKILL case"
+        case .droppedAfterApply, .drops: return "no connection to lose; a write applied and not recorded is the SIGKILL case"
         case .credential: return "no credential: the file's permissions are its only access control"
         default: return nil
         }
@@ -78,7 +78,7 @@ final class EmbeddedTarget: ConformanceTarget, @unchecked Sendable {
             held.wait()
         // 20,000 rows are enough to kill an unthrottled import midway.
         case .throttled: break
-        case .rateLimited, .droppedAfterApply: throw ConformanceError.notInjectable("\(fault)")
+        case .rateLimited, .droppedAfterApply, .dropsAfterApply: throw ConformanceError.notInjectable("\(fault)")
         }
     }
 

@@ -52,6 +52,8 @@ final class FollowUpBossTarget: ConformanceTarget {
             try double.control("/_double/faults", ["match": events, "responses": statuses.map { ["status": $0] }])
         case .droppedAfterApply:
             try double.control("/_double/faults", ["after": 1, "match": events, "responses": [["drop": true]]])
+        case .dropsAfterApply(let rate, let seed):
+            try double.control("/_double/faults", ["match": events, "drop_rate": rate, "seed": seed])
         // 60 events a second: 300 rows take some 5 s.
         case .throttled:
             try double.control("/_double/config", ["window": 1, "limits": ["POST.events": 60]])
@@ -59,6 +61,10 @@ final class FollowUpBossTarget: ConformanceTarget {
     }
 
     func dropped() throws -> Int? { try double.control("/_double/stats")["dropped"] as? Int }
+
+    /// Counted by the double: a 502 or 504 to an event is settled by a look-up, which no
+    /// `batch` retry event reports.
+    func injected() throws -> Int? { try double.control("/_double/stats")["injected"] as? Int }
 
     func refuse(email: String) throws -> String {
         try double.control("/_double/faults", ["reject": [["email": email, "errorMessage": "Invalid email: \(email)"]]])

@@ -58,6 +58,7 @@ final class GoogleContactsTarget: ConformanceTarget {
         case .rateLimited(let seconds): try double.control("/_double/faults", ["statuses": [[429, "\(seconds)"]], "scope": "writes"])
         case .serverErrors(let statuses): try double.control("/_double/faults", ["statuses": statuses.map { [$0, NSNull()] }, "scope": "writes"])
         case .droppedAfterApply: try double.control("/_double/faults", ["drop_after_write": 1])
+        case .dropsAfterApply(let rate, let seed): try double.control("/_double/faults", ["drop_rate": rate, "seed": seed])
         // Google's own pace (90 writes a minute) already makes 2,000 rows last some 7 s.
         case .throttled: break
         }

@@ -38,6 +38,7 @@ final class HubSpotTarget: ConformanceTarget {
         case .rateLimited(let seconds): try double.control("/_double/faults", ["statuses": [[429, "\(seconds)"]]])
         case .serverErrors(let statuses): try double.control("/_double/faults", ["statuses": statuses.map { [$0, NSNull()] }])
         case .droppedAfterApply: try double.control("/_double/faults", ["drop_after_write": 1])
+        case .dropsAfterApply(let rate, let seed): try double.control("/_double/faults", ["drop_rate": rate, "seed": seed])
         // Four requests a second: 2,000 rows (20 upserts) take some 5 s.
         case .throttled: try double.control("/_double/config", ["burst": 4, "window_ms": 1000])
         }

@@ -64,6 +64,7 @@ final class PostgresTarget: ConformanceTarget {
         // Three connections lost in a row, each before the server saw its COMMIT.
         case .serverErrors(let statuses): try proxy.control("/_double/faults", ["drop_before_commit": statuses.count])
         case .droppedAfterApply: try proxy.control("/_double/faults", ["drop_after_commit": 1])
+        case .dropsAfterApply(let rate, let seed): try proxy.control("/_double/faults", ["drop_rate": rate, "seed": seed])
         case .throttled: break
         case .rateLimited: throw ConformanceError.notInjectable("429")
         }

@@ -36,6 +36,7 @@ final class SupabaseTarget: ConformanceTarget {
         case .rateLimited(let seconds): try double.control("/_double/faults", ["statuses": [[429, "\(seconds)"]]])
         case .serverErrors(let statuses): try double.control("/_double/faults", ["statuses": statuses.map { [$0, NSNull()] }])
         case .droppedAfterApply: try double.control("/_double/faults", ["drop_after_commit": 1])
+        case .dropsAfterApply(let rate, let seed): try double.control("/_double/faults", ["drop_rate": rate, "seed": seed])
         // Two writes a batch of 500, a second each: 2,000 rows take some 8 s.
         case .throttled: try double.control("/_double/config", ["write_delay": 1.0])
         }

@@ -61,6 +61,8 @@ final class WebhookTarget: ConformanceTarget {
 
     func writes() throws -> Int { try deliveries().count }
 
+    func dropped() throws -> Int? { try deliveries().filter { $0["status"] as? String == "dropped" }.count }
+
     func setPhone(_ phone: String?, of email: String) throws { throw ConformanceError.notInjectable("a hook's records") }
 
     func inject(_ fault: ConformanceFault) throws {
@@ -68,6 +70,7 @@ final class WebhookTarget: ConformanceTarget {
         case .rateLimited(let seconds): try server.control("/_double/faults", ["statuses": [[429, "\(seconds)"]]])
         case .serverErrors(let statuses): try server.control("/_double/faults", ["statuses": statuses.map { [$0, NSNull()] }])
         case .droppedAfterApply: try server.control("/_double/faults", ["drop_after_write": 1])
+        case .dropsAfterApply(let rate, let seed): try server.control("/_double/faults", ["drop_rate": rate, "seed": seed])
         case .throttled: break
         }
     }

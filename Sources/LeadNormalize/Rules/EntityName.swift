@@ -1,0 +1,125 @@
+/// Owners that are not people: companies (`ACME PROPERTIES LLC`), trusts, estates
+/// (`ESTATE OF MARY JONES`), banks, churches, governments (`CITY OF BOSTON`), associations and
+/// the federal housing agencies (FNMA, FHLMC, HUD, the Secretary of Housing and Urban
+/// Development, the Secretary of Veterans Affairs). Recognised by their words, the way county
+/// assessors' owner rolls write them; the name is given back in a mailing's case: words
+/// title-cased, legal forms and acronyms in capitals (`Acme Properties LLC`).
+enum EntityName {
+    /// The entity's name, cased, when `words` (`NameRule.words`) name one; nil for a person.
+    static func recognize(_ words: [String]) -> String? {
+        let keys = words.map { NameRule.key($0) ?? $0.lowercased() }
+        guard isEntity(words, keys) else { return nil }
+        return cased(words)
+    }
+
+    static func isEntity(_ words: [String], _ keys: [String]) -> Bool {
+        for (k, key) in keys.enumerated() {
+            // Hoa is a Vietnamese given name (NGUYEN THI HOA), not a homeowners' association.
+            if strong.contains(key), key != "hoa" || !words.contains(where: NameRule.isVietnamese) { return true }
+            // N.A. (a national bank) only with its dots: Na is a family name.
+            if key == "na", words[k].contains("."), k > 0 { return true }
+            let next = k + 1 < keys.count ? keys[k + 1] : nil
+            if next == "of", ofPhrases.contains(key) { return true }
+            if trustKinds.contains(key), let next, ["tr", "trs", "trust", "trst"].contains(next) { return true }  // SMITH JOHN REV TR
+            if weak.contains(key) {
+                // `FIRST BAPTIST CHURCH`, `CHURCH OF GOD`, `ACME CO`; but `JOHN CHURCH` and
+                // `CHURCH JOHN A` are people.
+                if next == "of" || (k == keys.count - 1 && keys.count >= 3 && !isPersonShape(words))
+                    || (key == "co" && k == keys.count - 1 && k > 0 && !GivenNames.contains(words[0])) {
+                    return true
+                }
+            }
+        }
+        for (a, b) in pairs {
+            if let i = keys.firstIndex(of: a), i + 1 < keys.count, keys[i + 1] == b { return true }
+        }
+        return false
+    }
+
+    /// `Mary Ann Church`, `John A Church`, `Pastor John Board`: a title, or a given name, a second
+    /// given name or an initial, and a family name that is also an entity's word.
+    static func isPersonShape(_ words: [String]) -> Bool {
+        if NameRule.leadingPrefixes(words) > 0 { return true }
+        return words.count == 3 && GivenNames.contains(words[0]) && (NameRule.isInitial(words[1]) || GivenNames.contains(words[1]))
+    }
+
+    /// Words that name an entity wherever they stand (keys: lower case, no dots).
+    static let strong: Set<String> = [
+        "llc", "pllc", "lllp", "llp", "lp", "inc", "incorporated", "corp", "corporation", "ltd", "limited", "plc",
+        "trust", "trusts", "bank", "bancorp", "association", "assn", "assoc", "hoa", "poa", "partners", "partnership",
+        "holdings", "authority", "fnma", "fhlmc", "gnma", "hud", "investments", "properties", "realty", "ventures",
+        "enterprises", "development", "developers", "management", "mgmt", "builders", "construction", "company",
+        "foundation", "ministries", "diocese", "congregation", "university", "hospital", "apartments",
+        "condominium", "condominiums", "cooperative", "mortgage", "housing", "dept", "department", "government",
+        "commonwealth", "municipality", "township", "twp", "borough", "services", "financial", "lending",
+        "funding", "reit", "dba", "trst",
+    ]
+
+    /// Words that are also family names (Church, Temple, Parish): an entity's only when they
+    /// end a name of three words or more, or come before `of`.
+    static let weak: Set<String> = [
+        "church", "temple", "lodge", "capital", "group", "club", "co", "union", "school", "schools", "academy",
+        "fellowship", "parish", "society", "district", "college", "homes", "fund", "agency", "commission", "board",
+    ]
+
+    /// Words that start an entity's name before `of`: `CITY OF BOSTON`, `ESTATE OF MARY JONES`.
+    static let ofPhrases: Set<String> = ["city", "county", "state", "town", "village", "estate", "secretary", "people", "board", "heirs"]
+
+    /// Words before `TR` that make it a trust (`REV TR`, `LIVING TR`), not a trustee.
+    static let trustKinds: Set<String> = ["rev", "revoc", "revocable", "irrev", "irrevocable", "liv", "living", "fam", "family", "land", "marital", "bypass"]
+
+    /// Abbreviations of a trust's name written out (`SMITH JOHN REV TR` → `Smith John Revocable Trust`).
+    static let expansions: [String: String] = [
+        "tr": "Trust", "trs": "Trust", "trst": "Trust", "rev": "Revocable", "revoc": "Revocable", "irrev": "Irrevocable", "liv": "Living", "fam": "Family",
+    ]
+
+    /// Two words that together name an entity.
+    static let pairs: [(String, String)] = [
+        ("fannie", "mae"), ("freddie", "mac"), ("ginnie", "mae"), ("united", "states"), ("veterans", "affairs"),
+    ]
+
+    /// Words kept in capitals (legal forms, acronyms), by key.
+    static let capitals: Set<String> = [
+        "llc", "pllc", "lllp", "llp", "lp", "inc", "corp", "co", "ltd", "plc", "pc", "na", "hoa", "poa", "fnma", "fhlmc",
+        "gnma", "hud", "fha", "va", "usda", "usa", "us", "ii", "iii", "iv", "dba", "fsb", "reit", "ymca", "ywca",
+    ]
+
+    /// Small words kept in lower case inside a name.
+    static let small: Set<String> = ["of", "and", "the", "for", "in", "at", "on", "by", "to", "de", "la", "del"]
+
+    /// Vowel-less words of this kind are abbreviations, not acronyms.
+    static let abbreviations: Set<String> = ["st", "mt", "ft", "dr", "jr", "sr", "mr", "mrs", "ms", "pl", "blvd", "bldg"]
+
+    /// The words as a mailing writes an organisation: `ACME PROPERTIES L.L.C.` → `Acme Properties L.L.C.`,
+    /// `FIRST CHURCH OF GOD` → `First Church of God`; words already in mixed case are kept.
+    static func cased(_ words: [String]) -> String {
+        let keys = words.map { NameRule.key($0) ?? "" }
+        let trustWords: Set<String> = ["tr", "trs", "trust", "trst"]
+        /// A word of a trust's name: `REV TR`, `LIVING TR` (but `LAND TRUST CO TR 8002` keeps its TR).
+        func inTrustName(_ k: Int) -> Bool {
+            (trustKinds.contains(keys[k]) && k + 1 < keys.count && trustWords.contains(keys[k + 1]))
+                || (trustWords.contains(keys[k]) && k > 0 && trustKinds.contains(keys[k - 1]))
+        }
+        var out = ""
+        for (k, word) in words.enumerated() {
+            if word == "," { out += ","; continue }
+            if !out.isEmpty { out += " " }
+            // A trust's abbreviations are written out: `REV TR` → `Revocable Trust`.
+            if inTrustName(k) || keys[k] == "trst", !NameRule.isMixedCase(word), let long = expansions[keys[k]], k > 0 { out += long; continue }
+            out += casedWord(word, first: k == 0)
+        }
+        return out
+    }
+
+    static func casedWord(_ word: String, first: Bool) -> String {
+        if NameRule.isMixedCase(word) { return word }
+        let key = NameRule.key(word) ?? word.lowercased()
+        if capitals.contains(key) { return word.uppercased() }
+        if !first, small.contains(key) { return word.lowercased() }
+        let letters = key.filter(\.isLetter)
+        if letters.count >= 2, !letters.contains(where: "aeiouy".contains), !abbreviations.contains(key) {
+            return word.uppercased()  // JMK PROPERTIES LLC: initials
+        }
+        return NameRule.properCase(word)
+    }
+}
