@@ -3,7 +3,8 @@
 embedded SQLite against the Python yardstick (bench/baseline_import.py: csv, phonenumbers,
 usaddress, sqlite3) timed in the same run. Prints wall time, throughput and peak RSS against the
 targets. Each figure is the best of N runs (peak RSS is the largest seen). Then the CRM
-destinations against their doubles at the documented rate limits (bench/crm.py), 10,000 rows
+destinations against their doubles at the documented rate limits (bench/crm.py), one list to
+three CRMs at once on a quiet night and on a bad one (bench/bad_night.py), 10,000 rows
 through `leadport enrich` against the OpenAI double at 500 requests and 200,000 tokens a minute
 (bench/enrich.py: six and a half minutes, paced by that limit), and a nightly `leadport sync` of
 a million-row FLYR contacts table to a mirror (bench/sync.py).
@@ -11,6 +12,7 @@ a million-row FLYR contacts table to a mirror (bench/sync.py).
 import argparse, os, platform, resource, subprocess, sys, time
 
 from common import BENCH_USER, checkpoint, fresh_database, fresh_ledger, verdict
+from bad_night import bad_night_benchmark
 from crm import crm_benchmark
 from enrich import enrich_benchmark
 from sync import sync_benchmark
@@ -60,13 +62,16 @@ def main():
     ap.add_argument("--binary", default=".build/release/leadport")
     ap.add_argument("--data", default="bench/data")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm", "enrich", "sync"], help="run only these benchmarks")
+    ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm", "badnight", "enrich", "sync"], help="run only these benchmarks")
     args = ap.parse_args()
     binary = os.path.abspath(args.binary)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
     print(f"{'benchmark':<18} {'best s':>8} {'target':>8} {'rows/s':>12} {'MB/s':>8} {'peak RSS':>10} {'target':>8}  result")
     if args.only == "crm":
         print(f"{crm_benchmark(binary, args)} target(s) missed")
+        return
+    if args.only == "badnight":
+        print(f"{bad_night_benchmark(binary, args)} target(s) missed")
         return
     if args.only == "enrich":
         print(f"{enrich_benchmark(binary, args)} target(s) missed")
@@ -109,6 +114,7 @@ def main():
     failures += import_benchmark(binary, args)
     failures += destination_benchmark(binary, args)
     failures += crm_benchmark(binary, args)
+    failures += bad_night_benchmark(binary, args)
     failures += enrich_benchmark(binary, args)
     failures += sync_benchmark(binary, args)
     walls = [run_once([binary, "--version"])[0] for _ in range(20)]
