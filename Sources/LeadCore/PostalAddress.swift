@@ -66,7 +66,12 @@ public struct PostalAddress: Sendable, Equatable, Codable {
 
     /// `123 N MAIN ST APT 4`, `PO BOX 12` or `RR 2 BOX 152`.
     public var deliveryLine: String? {
-        if let boxLine { return boxLine }
+        if let boxLine {
+            // A lockbox or file number written beside the box stays with it: nothing written is
+            // dropped from the line a mailing prints.
+            if let unit, !unit.isEmpty { return boxLine + " " + unit }
+            return boxLine
+        }
         var line = Self.emptyLine()
         // Canada Post writes a unit without a designator before the civic number: `10-123 MAIN ST`.
         if country == "CA", unitType == nil, let unitID, let houseNumber {

@@ -1,3 +1,4 @@
+import LeadCore
 import LeadNormalize
 
 /// Guesses what kind of values a column holds, for `inspect`. Which lead field a column maps
@@ -21,6 +22,11 @@ enum ColumnProfiler {
             return name
         }
         return "text"
+    }
+
+    /// Whether most values (80 %) are degrees within ±180, with or without a hemisphere letter.
+    static func areDegrees(_ values: [String]) -> Bool {
+        !values.isEmpty && values.filter { Coordinate.degrees($0).map { abs($0) <= 180 } ?? false }.count * 5 >= values.count * 4
     }
 
     static func isDate(_ text: String) -> Bool {

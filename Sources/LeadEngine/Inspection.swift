@@ -112,8 +112,12 @@ public enum Inspector {
             let name = k < header.count ? header[k] : ""
             let suggestion = AutoMapper.suggest(header: name, values: values[k], column: k)
             suggestions.append(suggestion)
+            // Degrees the header names as a latitude or longitude are coordinates, however few
+            // their decimals (`42.36`): by their values alone they would read as numbers.
+            var kind = ColumnProfiler.kind(of: values[k])
+            if suggestion.field == .latitude || suggestion.field == .longitude, ColumnProfiler.areDegrees(values[k]) { kind = "coordinate" }
             columns.append(Inspection.ColumnSummary(index: k, letters: Column.letters(for: k), name: name,
-                                                    kind: ColumnProfiler.kind(of: values[k]), samples: samples[k], filled: filled[k],
+                                                    kind: kind, samples: samples[k], filled: filled[k],
                                                     suggestedField: suggestion.field?.rawValue, confidence: suggestion.confidence,
                                                     reason: suggestion.why))
         }

@@ -113,7 +113,8 @@ import Testing
 
     /// Issue 23 item 3: a `,` `;` or `.` copied along after a valid address is taken off and said.
     @Test(arguments: [("bob@example.com,", "bob@example.com", ","), ("bob@example.com;", "bob@example.com", ";"),
-                      ("Jane.Doe@GMAIL.COM.", "Jane.Doe@gmail.com", "."), ("bob@example.com.,", "bob@example.com", ".,")])
+                      ("Jane.Doe@GMAIL.COM.", "Jane.Doe@gmail.com", "."), ("bob@example.com.,", "bob@example.com", ".,"),
+                      ("Ann Lee <ann@example.com>,", "ann@example.com", ",")])
     func aCopiedTrailingMarkIsTakenOff(input: String, normalized: String, marks: String) {
         let r = EmailRule.normalize(input)
         #expect(r.valid)

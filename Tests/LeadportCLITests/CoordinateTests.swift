@@ -12,7 +12,7 @@ import Testing
         try """
             Owner Name,Site Address,Site City,Site State,Site Zip,Latitude,Longitude
             Ann Lee,12 Elm St,Sacramento,CA,95814,38.581572,-121.434879
-            Bo Park,9 Oak Ave,Boston,MA,02134,42.360100,-71.058900
+            Bo Park,9 Oak Ave,Boston,MA,02134,42.36,71.06 W
             Cy Diaz,4 Pine Rd,Austin,TX,78701,95.123456,-97.743100
             Di Ng,7 Ash Ct,Denver,CO,80202,39.739200,
 
@@ -20,6 +20,8 @@ import Testing
         return url
     }
 
+    /// Also with few decimals (`42.36`) and a hemisphere letter (`71.06 W`), which read as plain
+    /// numbers or text by their values alone.
     @Test func inspectTypesAndMapsThemAsCoordinates() throws {
         let t = try RemoteImport()
         defer { t.remove() }

@@ -27,14 +27,17 @@ public enum EmailRule {
         var result = EmailResult(input: input, valid: false)
         let text = composed(input.trimmed)
         if text.isEmpty { return result }
-        var bytes = extracted(Array(text.utf8))
-        if case .failure = check(bytes), let mark = bytes.last, copiedMarks.contains(mark) {
-            // `bob@example.com,` copied from a list: valid once the marks after it are off.
-            var cut = bytes
+        let whole = Array(text.utf8)
+        var bytes = extracted(whole)
+        if case .failure = check(bytes), let mark = whole.last, copiedMarks.contains(mark) {
+            // `bob@example.com,` (or `Bob <bob@example.com>,`) copied from a list: valid once
+            // the marks after it are off.
+            var cut = whole
             while let last = cut.last, copiedMarks.contains(last) { cut.removeLast() }
-            if case .success = check(cut) {
-                result.repair = "trailing \"\(String(decoding: bytes[cut.count...], as: UTF8.self))\" removed"
-                bytes = cut
+            let inner = extracted(cut)
+            if case .success = check(inner) {
+                result.repair = "trailing \"\(String(decoding: whole[cut.count...], as: UTF8.self))\" removed"
+                bytes = inner
             }
         }
         switch check(bytes) {

@@ -69,6 +69,8 @@ final class SheetHandler: XMLHandler {
     /// The cell has an inline string (`<is>`): its own text, whatever its `t` says, and a `<v>`
     /// beside it (a cached value some writers add) is not part of it.
     private var cellHasInline = false
+    /// Between a cell's start and its end.
+    private var inCell = false
     private var phoneticDepth = 0
     private var text: [UInt8] = []
     private var cells: [Cell] = []
@@ -115,7 +117,8 @@ final class SheetHandler: XMLHandler {
         case UInt8(ascii: "i"):
             if name.is("is") {
                 inInline = true
-                if inRow && !cellHasInline {
+                // Only inside a cell: an `<is>` straight under a row (malformed) starts nothing.
+                if inCell && !cellHasInline && cellStart <= text.count {
                     cellHasInline = true
                     cellType = .inline
                     text.removeSubrange(cellStart...)
@@ -153,6 +156,7 @@ final class SheetHandler: XMLHandler {
         column = col
         cellType = type
         cellHasInline = false
+        inCell = true
         cellStyle = style
         cellStart = text.count
     }
@@ -163,6 +167,7 @@ final class SheetHandler: XMLHandler {
         case UInt8(ascii: "v") where p[1] == 0, UInt8(ascii: "t") where p[1] == 0:
             capturing = false
         case UInt8(ascii: "c") where p[1] == 0:
+            inCell = false
             guard inRow else { return }
             capturing = false
             if text.count > cellStart {
