@@ -15,7 +15,7 @@ from common import BENCH_USER, checkpoint, fresh_database, fresh_ledger, verdict
 from bad_night import bad_night_benchmark
 from crm import crm_benchmark
 from enrich import enrich_benchmark
-from sync import sync_benchmark
+from sync import hubspot_sync_benchmark, sync_benchmark
 
 TARGETS = [
     # name, file, rows, max seconds, max peak RSS MiB
@@ -62,7 +62,7 @@ def main():
     ap.add_argument("--binary", default=".build/release/leadport")
     ap.add_argument("--data", default="bench/data")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm", "badnight", "enrich", "sync"], help="run only these benchmarks")
+    ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm", "badnight", "enrich", "sync", "synchubspot"], help="run only these benchmarks")
     args = ap.parse_args()
     binary = os.path.abspath(args.binary)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
@@ -78,6 +78,9 @@ def main():
         return
     if args.only == "sync":
         print(f"{sync_benchmark(binary, args)} target(s) missed")
+        return
+    if args.only == "synchubspot":
+        print(f"{hubspot_sync_benchmark(binary, args)} target(s) missed")
         return
     if args.only:
         path = os.path.join(args.data, "messy-100k.csv")
@@ -117,6 +120,7 @@ def main():
     failures += bad_night_benchmark(binary, args)
     failures += enrich_benchmark(binary, args)
     failures += sync_benchmark(binary, args)
+    failures += hubspot_sync_benchmark(binary, args)
     walls = [run_once([binary, "--version"])[0] for _ in range(20)]
     best = min(walls)
     ok = best <= 0.010

@@ -60,10 +60,10 @@ WHERE id IN (SELECT id FROM contacts ORDER BY md5(email || %(night)s) LIMIT %(ch
 """
 
 
-def source_database(server, rows):
+def source_database(server, rows, name="bench_sync_source"):
     """The source: a FLYR database with `rows` contacts of the bench user, analysed."""
     import psycopg2
-    url = fresh_database(server, "bench_sync_source")
+    url = fresh_database(server, name)
     conn = psycopg2.connect(url)
     with conn.cursor() as cur:
         cur.execute(FILL, {"user": BENCH_USER, "rows": rows})
@@ -99,7 +99,7 @@ def mirror_count(url):
 class Night:
     """One `leadport sync` run: wall seconds, peak RSS, and what its events and summary say."""
 
-    def __init__(self, binary, folder, env, name):
+    def __init__(self, binary, folder, env, name, job="mirror"):
         events = os.path.join(folder, f"events-{name}.jsonl")
         summary_path = os.path.join(folder, f"summary-{name}.json")
         cmd = [binary, "sync", "--config", os.path.join(folder, "sync.yaml"), "--progress", "jsonl", "--summary-json", summary_path]
@@ -135,7 +135,7 @@ class Night:
         with open(summary_path) as f:
             summary = json.load(f)
         self.destination = summary["jobs"][0]["destinations"][0]
-        keys = os.path.join(folder, "logs", "mirror", "table.keys")
+        keys = os.path.join(folder, "logs", job, "table.keys")
         self.exported = sum(1 for _ in open(keys, "rb")) if self.read else 0
 
     def phases(self):
@@ -201,3 +201,45 @@ def sync_benchmark(binary, args):
     print(f"{'  nothing changed':<18} {idle.wall:8.3f} {'':>8} {'':>12} {'':>8} {idle.rss_mib:8.1f}Mi {'':>8}  "
           f"{verdict(idle_ok)}  read {idle.read} rows")
     return (not first_ok) + (not nightly_ok) + (not idle_ok)
+
+
+HUBSPOT_ROWS = 3_000
+
+
+def hubspot_sync_benchmark(binary, args):
+    """`bench/run.py --only synchubspot` (issue 22): a nightly sync of 3,000 FLYR contacts, with
+    their `status` (new, warm, hot, cold), into the HubSpot double with its default property
+    catalogue, through the flyr-contacts preset: every contact written, none refused, no
+    property left out (HubSpot had refused 73 % of such a night's contacts over `hs_lead_status`)."""
+    from crm import Double
+    server = os.environ.get("LEADPORT_TEST_POSTGRES")
+    if not server:
+        print("sync to HubSpot: skipped (no PostgreSQL: run through `make bench`, which starts one)")
+        return 1
+    folder = os.path.abspath(os.path.join(args.data, "sync-hubspot"))
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    source = source_database(server, HUBSPOT_ROWS, "bench_sync_hubspot_source")
+    with Double("hubspot_double.py", ["--burst", "100", "--window-ms", "10000"], os.path.join(folder, "hubspot-double.log")) as double:
+        with open(os.path.join(folder, "sync.yaml"), "w") as f:
+            f.write("ledger: ledger.db\njobs:\n  - name: crm\n    source:\n      postgres: $SOURCE_URL\n"
+                    f"      user_id: {BENCH_USER}\n    preset: flyr-contacts\n    to: [hubspot]\n")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("HUBSPOT_")}
+        env.update(SOURCE_URL=source, HUBSPOT_TOKEN="pat-na1-00000000-0000-4000-8000-000000000000", HUBSPOT_BASE_URL=double.base,
+                   XDG_CONFIG_HOME=os.path.join(folder, "no-config"))
+        night = Night(binary, folder, env, "hubspot", job="crm")
+        with open(os.path.join(folder, "events-hubspot.jsonl"), "rb") as f:
+            left_out = sum(1 for line in f if line.startswith(b'{"event":"row"') and b"not written" in line)
+        import urllib.request
+        with urllib.request.urlopen(double.base + "/_double/state", timeout=60) as answer:
+            contacts = json.load(answer)["contacts"]
+        statuses = {}
+        for c in contacts:
+            value = (c.get("properties") or {}).get("hs_lead_status")
+            statuses[value] = statuses.get(value, 0) + 1
+    created = night.destination.get("created", 0)
+    ok = night.read == HUBSPOT_ROWS and created == HUBSPOT_ROWS and len(contacts) == HUBSPOT_ROWS and left_out == 0 and None not in statuses
+    print(f"{'sync to hubspot 3k':<18} {night.wall:8.3f} {'':>8} {HUBSPOT_ROWS / night.wall:12,.0f} {'':>8} {night.rss_mib:8.1f}Mi {'':>8}  "
+          f"{verdict(ok)}  read {night.read:,}, created {created:,}, {len(contacts):,} contacts, {left_out} with a property left out, "
+          f"hs_lead_status {dict(sorted((str(k), v) for k, v in statuses.items()))}")
+    return int(not ok)
