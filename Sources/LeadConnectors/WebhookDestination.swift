@@ -103,28 +103,30 @@ public final class WebhookDestination: Destination {
         o.set("designation", lead.designation)
         o.set("salutation", lead.salutation)
         o.set("notes", lead.notes)
+        o.set("address", json: addressJSON(lead.address, parts: true))
+        // Only where there is one, so that a lead without either hashes as before they were sent.
+        if let extensionNumber = lead.phoneExtension { o.set("phone_extension", extensionNumber) }
+        if let m = lead.mailingAddress, m.hasDeliveryLine || m.city != nil || m.postalCode != nil {
+            o.set("mailing_address", json: addressJSON(m, parts: false))
+        }
+    }
+
+    /// An address as the document gives it, its keys always in this order (the content hash
+    /// is of these bytes): the line, with `parts` the house number, street and unit, then the
+    /// city, state, ZIP and the formatted lines.
+    static func addressJSON(_ a: PostalAddress, parts: Bool) -> String {
         var address = JSONObject()
-        let a = lead.address
         address.set("line", a.deliveryLine)
-        address.set("house_number", a.houseNumber)
-        address.set("street", a.streetLine)
-        address.set("unit", a.unit)
+        if parts {
+            address.set("house_number", a.houseNumber)
+            address.set("street", a.streetLine)
+            address.set("unit", a.unit)
+        }
         address.set("city", a.city)
         address.set("state", a.state)
         address.set("postal_code", a.postalCode)
         address.set("formatted", a.formatted)
-        o.set("address", json: address.text)
-        // Only where there is one, so that a lead without either hashes as before they were sent.
-        if let extensionNumber = lead.phoneExtension { o.set("phone_extension", extensionNumber) }
-        if let m = lead.mailingAddress, m.hasDeliveryLine || m.city != nil || m.postalCode != nil {
-            var mailing = JSONObject()
-            mailing.set("line", m.deliveryLine)
-            mailing.set("city", m.city)
-            mailing.set("state", m.state)
-            mailing.set("postal_code", m.postalCode)
-            mailing.set("formatted", m.formatted)
-            o.set("mailing_address", json: mailing.text)
-        }
+        return address.text
     }
 
     /// For a plan: the document's fields (`address.city` for a part of the address). A catch
