@@ -173,6 +173,10 @@ public struct OutboundLead: Sendable {
     /// Set by `prepare`: a record of this lead was found at the destination (by email, phone, a
     /// key), whatever `action` says: `create_only` skips it, `update_only` keeps it.
     public var found = false
+    /// Set by `prepare` when the record found is the lead's by other keys than its dedupe key
+    /// (its email changed in the list, but its phone and name are the contact's): how it was
+    /// matched, said in the row's report and event.
+    public var matched: String?
 
     public enum Action: Sendable, Equatable { case create, update }
 

@@ -30,8 +30,26 @@ public struct FlyrIndex: Sendable {
         if let key = Self.addressKey(house: house, street: street, postal: postal), addresses[key] == nil { addresses[key] = id }
     }
 
-    public mutating func addContact(id: String, email: String?, phone: String?) {
-        for key in Self.contactKeys(email: email, phone: phone) where contacts[key] == nil { contacts[key] = id }
+    /// `name`: the contact's full name, which with its phone recognises a person whose email
+    /// changed in the list since (`person:`).
+    public mutating func addContact(id: String, email: String?, phone: String?, name: String? = nil) {
+        for key in Self.contactKeys(email: email, phone: phone) + [Self.personKey(phone: phone, name: name)].compactMap({ $0 }) where contacts[key] == nil {
+            contacts[key] = id
+        }
+    }
+
+    /// `person:DIGITS|full name` (lower case, spaces squeezed), both given.
+    static func personKey(phone: String?, name: String?) -> String? {
+        let digits = (phone ?? "").filter(\.isNumber)
+        let name = (name ?? "").lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return digits.count >= 7 && !name.isEmpty ? "person:" + digits + "|" + name : nil
+    }
+
+    /// The contact with `c`'s phone and name whose email is not `c`'s: the same person, whose
+    /// email changed in the list since their row was written.
+    func rekeyed(_ c: ContactRecord) -> String? {
+        guard let email = c.email, !email.isEmpty, contacts["email:" + email.lowercased()] == nil else { return nil }
+        return Self.personKey(phone: c.phone, name: c.fullName).flatMap { contacts[$0] }
     }
 
     func address(_ a: AddressRecord) -> String? {
@@ -113,6 +131,10 @@ public final class FlyrPlanner {
             if let contact = leads[k].contact {
                 if campaign != nil, !known.contacts.isEmpty, let found = known.contact(contact) {
                     leads[k].contactID = found
+                } else if campaign != nil, let found = known.rekeyed(contact) {
+                    // The campaign's contact under the lead's old email: updated with the new.
+                    leads[k].contactID = found
+                    leads[k].matched = "matched by phone and name to the campaign's contact \(found): its dedupe key changed"
                 } else {
                     leads[k].contactID = newID?(leads[k], "contact") ?? FlyrID.stable(ledgerName, scope, leads[k].key, "contact")
                     leads[k].createsContact = true

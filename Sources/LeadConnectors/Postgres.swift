@@ -333,8 +333,8 @@ public final class PostgresDestination: Destination {
         for row in try connection.execute("SELECT id, house_number, street_name, postal_code FROM campaign_addresses WHERE campaign_id = $1::uuid", [campaign]) {
             index.addAddress(id: row[0]!, house: row[1], street: row[2], postal: row[3])
         }
-        for row in try connection.execute("SELECT id, email, phone FROM contacts WHERE campaign_id = $1::uuid", [campaign]) {
-            index.addContact(id: row[0]!, email: row[1], phone: row[2])
+        for row in try connection.execute("SELECT id, email, phone, full_name FROM contacts WHERE campaign_id = $1::uuid", [campaign]) {
+            index.addContact(id: row[0]!, email: row[1], phone: row[2], name: row[3])
         }
         return index
     }

@@ -204,7 +204,7 @@ public final class SupabaseDestination: Destination {
     /// The campaign's rows, a page of 1,000 at a time (PostgREST's usual `max_rows`).
     private func index(campaign: String) throws -> FlyrIndex {
         var index = FlyrIndex()
-        for (table, columns) in [("campaign_addresses", "id,house_number,street_name,postal_code"), ("contacts", "id,email,phone")] {
+        for (table, columns) in [("campaign_addresses", "id,house_number,street_name,postal_code"), ("contacts", "id,email,phone,full_name")] {
             var offset = 0
             while true {
                 let page = try rows(request("GET", table, query: [("select", columns), ("campaign_id", "eq." + campaign), ("order", "id"),
@@ -212,7 +212,7 @@ public final class SupabaseDestination: Destination {
                 for row in page {
                     guard let id = row["id"] as? String else { continue }
                     if table == "contacts" {
-                        index.addContact(id: id, email: row["email"] as? String, phone: row["phone"] as? String)
+                        index.addContact(id: id, email: row["email"] as? String, phone: row["phone"] as? String, name: row["full_name"] as? String)
                     } else {
                         index.addAddress(id: id, house: row["house_number"] as? String, street: row["street_name"] as? String, postal: row["postal_code"] as? String)
                     }

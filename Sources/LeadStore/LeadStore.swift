@@ -675,11 +675,11 @@ public final class LeadStore: @unchecked Sendable {
     /// A campaign's rows, by what they are recognised by: its addresses' house number, street
     /// and ZIP, and its contacts' email and phone.
     public func campaignRows(_ campaign: String) throws -> (addresses: [(id: String, house: String?, street: String?, postal: String?)],
-                                                            contacts: [(id: String, email: String?, phone: String?)]) {
+                                                            contacts: [(id: String, email: String?, phone: String?, name: String?)]) {
         try db.read { db in
             (try Row.fetchAll(db, sql: "SELECT id, house_number, street_name, postal_code FROM campaign_addresses WHERE campaign_id = ?", arguments: [campaign])
                 .map { ($0[0], $0[1], $0[2], $0[3]) },
-             try Row.fetchAll(db, sql: "SELECT id, email, phone FROM contacts WHERE campaign_id = ?", arguments: [campaign]).map { ($0[0], $0[1], $0[2]) })
+             try Row.fetchAll(db, sql: "SELECT id, email, phone, full_name FROM contacts WHERE campaign_id = ?", arguments: [campaign]).map { ($0[0], $0[1], $0[2], $0[3]) })
         }
     }
 

@@ -241,7 +241,9 @@ import Testing
         defer { t.remove() }
         try control("/_double/config", ["write_limit": 1, "window": 35, "refill": "window"])
         #expect(try run(try t.list("first.csv", count: 2), campaign: nil).result.status == 0)
-        let second = try t.list("second.csv", count: 3) { k, cells in cells[1] = "second\(k)@example.com" }
+        // Other people (another name: with the first list's names and phones they would be
+        // the same people under new emails).
+        let second = try t.list("second.csv", count: 3) { k, cells in (cells[0], cells[1]) = ("Second \(k) Diaz", "second\(k)@example.com") }
         let started = Date()
         let run = try run(second, campaign: nil)
         let took = Date().timeIntervalSince(started)

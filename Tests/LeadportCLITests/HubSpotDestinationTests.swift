@@ -263,7 +263,8 @@ import Testing
         try control("config", ["echo_credentials_in_errors": true])
         // The daily-usage read and the first upsert pass; the second upsert meets a 401.
         try control("faults", ["credentials": "revoked", "credentials_after": 2])
-        let list = try t.list("leads.csv", count: 250)
+        // Without phones: no search for people whose email changed comes between the requests.
+        let list = try t.list("leads.csv", count: 250) { _, cells in cells[2] = "" }
         let report = t.dir.appendingPathComponent("report.csv")
         let stopped = try Leadport.run(["import", list.path, "--to", "hubspot", "--ledger", t.dir.appendingPathComponent("ledger.db").path,
                                         "--report", report.path, "--progress", "jsonl"], environment: environment())
@@ -288,7 +289,8 @@ import Testing
         defer { t.remove() }
         // Two requests left today: the daily-usage read and the first upsert.
         try control("config", ["daily": 1000, "daily_used": 998])
-        let list = try t.list("leads.csv", count: 250)
+        // Without phones: no search for people whose email changed takes a request.
+        let list = try t.list("leads.csv", count: 250) { _, cells in cells[2] = "" }
         let stopped = try run(list)
         #expect(stopped.result.status == 1, "\(stopped.result.stderr)")
         #expect(stopped.result.stderr.contains("daily API limit (1000 requests) is used up; it resets at ") && stopped.result.stderr.contains(" UTC"),

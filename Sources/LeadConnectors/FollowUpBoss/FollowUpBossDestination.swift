@@ -217,8 +217,9 @@ public final class FollowUpBossDestination: Destination {
             return (.created(remoteID: String(person.id)), nil)
         case .matched(let person):
             // Follow Up Boss had this person (same email, or phone and name) and added what
-            // was new: an update, whatever the ledger knew.
-            return (.updated(remoteID: String(person.id)), nil)
+            // was new: an update, whatever the ledger knew, and said (a lead whose email
+            // changed in the list is matched so).
+            return (.updated(remoteID: String(person.id)).noting(["matched by Follow Up Boss to person \(person.id) it had (the same email, or phone and name)"]), nil)
         case .skipped(let reason):
             // The engine's answers have no "skipped": a rejection, so that it is reported with
             // the reason and not recorded; once the lead flow is restored, a rerun sends it.

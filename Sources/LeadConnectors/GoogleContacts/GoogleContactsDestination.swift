@@ -25,7 +25,7 @@ public final class GoogleContactsDestination: Destination {
     static let hashKey = "leadport.hash"
     static let myContacts = "contactGroups/myContacts"
     /// What prepare reads of a contact (the etag comes with any field).
-    static let indexFields = "clientData,emailAddresses,memberships,phoneNumbers"
+    static let indexFields = "clientData,emailAddresses,memberships,names,phoneNumbers"
 
     public let name = "google-contacts"
     public let ledgerName: String
@@ -76,9 +76,10 @@ public final class GoogleContactsDestination: Destination {
             if leads.contains(where: { $0.action == .create }) {
                 let index = try contactIndex()
                 for k in leads.indices where leads[k].action == .create {
-                    guard let found = Self.existing(leads[k], in: index), let resourceName = found.resourceName,
+                    guard let (found, rekeyed) = Self.existing(leads[k], in: index), let resourceName = found.resourceName,
                           claim(resourceName, for: leads[k].key) else { continue }
                     (leads[k].contactID, leads[k].found) = (resourceName, true)
+                    if rekeyed { leads[k].matched = "matched by phone and name to Google contact \(resourceName): its dedupe key changed" }
                     if found.clientData?.first(where: { $0.key == Self.hashKey })?.value == leads[k].hash {
                         leads[k].alreadyThere = true
                     } else {
@@ -120,15 +121,27 @@ public final class GoogleContactsDestination: Destination {
     }
 
     /// The contact `lead` is already, if any. A key or an email names one person; a phone may
-    /// be a household's, so it names a contact only when that contact is no other lead's of
-    /// LeadPort's and has no email the lead's would contradict.
-    static func existing(_ lead: OutboundLead, in index: GoogleContactsIndex) -> GooglePerson? {
+    /// be a household's, so it names a contact that is another lead's of LeadPort's, or has an
+    /// email the lead's would contradict, only when the names are the same too: the lead's
+    /// key (its email) changed in the list since (`rekeyed`).
+    static func existing(_ lead: OutboundLead, in index: GoogleContactsIndex) -> (contact: GooglePerson, rekeyed: Bool)? {
         let probe = GooglePerson(lead: lead.lead, importKey: lead.key)
         guard let (contact, by) = index.find(probe) else { return nil }
-        guard by == .phone else { return contact }
-        if let key = contact.importKey, key != lead.key { return nil }
-        if probe.emailAddresses != nil, !(contact.emailAddresses ?? []).isEmpty { return nil }
-        return contact
+        guard by == .phone else { return (contact, false) }
+        let anotherLeads = contact.importKey.map { $0 != lead.key } ?? false
+        let otherEmail = probe.emailAddresses != nil && !(contact.emailAddresses ?? []).isEmpty
+        guard anotherLeads || otherEmail else { return (contact, false) }
+        return sameName(probe, contact) ? (contact, true) : nil
+    }
+
+    /// Whether two people have the same given and family names (in any case), both given.
+    static func sameName(_ a: GooglePerson, _ b: GooglePerson) -> Bool {
+        func parts(_ p: GooglePerson) -> (String, String)? {
+            guard let name = p.names?.first, let given = name.givenName, let family = name.familyName, !given.isEmpty, !family.isEmpty else { return nil }
+            return (given.lowercased(), family.lowercased())
+        }
+        guard let x = parts(a), let y = parts(b) else { return false }
+        return x == y
     }
 
     static func labels(of person: GooglePerson) -> Set<String> {

@@ -66,12 +66,18 @@ public final class HubSpotDestination: Destination {
 
     private func search(_ leads: inout [OutboundLead]) throws {
         var sought: [(k: Int, payload: HubSpotContactPayload, match: HubSpotMatch)] = []
+        var withEmail: [(k: Int, payload: HubSpotContactPayload, match: HubSpotMatch)] = []
         for k in leads.indices where leads[k].action == .create {
             let payload = HubSpotContactPayload(lead: leads[k].lead, mapping: mapping)
             let match = HubSpotMatch(payload)
-            guard payload.email == nil, mapping.idProperty.flatMap({ payload[$0] }) == nil, match.isSearchable else { continue }
+            if payload.email != nil {
+                if match.phone != nil, match.firstName != nil, match.lastName != nil { withEmail.append((k, payload, match)) }
+                continue
+            }
+            guard mapping.idProperty.flatMap({ payload[$0] }) == nil, match.isSearchable else { continue }
             sought.append((k, payload, match))
         }
+        if !withEmail.isEmpty { try rematch(&leads, withEmail) }
         guard !sought.isEmpty else { return }
         let wanted = Array(Set(sought.flatMap { $0.payload.properties.keys }))
         do throws(HubSpotError) {
@@ -88,6 +94,39 @@ public final class HubSpotDestination: Destination {
                     // Written as an update of that contact (and shown as one in a dry run).
                     leads[k].action = .update
                 }
+            }
+        } catch {
+            throw stop(error)
+        }
+    }
+
+    /// New leads with an email, a phone and both names, whose email no contact holds but whose
+    /// phone and names one does: the same person, whose email changed in the list since it was
+    /// sent (an upsert by the new email would make them a second contact). That contact is
+    /// updated instead, and the row says so. The phones are searched 50 a request; the emails
+    /// of those found are read once, so a lead whose email a contact holds goes by upsert.
+    private func rematch(_ leads: inout [OutboundLead], _ sought: [(k: Int, payload: HubSpotContactPayload, match: HubSpotMatch)]) throws {
+        let wanted = Array(Set(sought.flatMap { $0.payload.properties.keys } + ["email"]))
+        do throws(HubSpotError) {
+            let byPhone = try api.search(phones: sought.compactMap(\.match.phone), properties: wanted).sorted { (Int($0.id) ?? 0) < (Int($1.id) ?? 0) }
+            guard !byPhone.isEmpty else { return }
+            var candidates: [(k: Int, payload: HubSpotContactPayload, contact: HubSpotContact)] = []
+            var taken: Set<String> = []
+            for (k, payload, match) in sought {
+                let email = payload.email!.lowercased()
+                // The oldest contact with the phone and names; one with the lead's email is the
+                // lead's already, and the upsert finds it.
+                guard let contact = byPhone.first(where: { Self.fits($0, match) }),
+                      contact.properties["email"]?.lowercased() != email, taken.insert(contact.id).inserted else { continue }
+                candidates.append((k, payload, contact))
+            }
+            guard !candidates.isEmpty else { return }
+            let holders = try api.read(candidates.map { $0.payload.email! }, by: "email", properties: ["email"])
+            for ((k, payload, contact), holder) in zip(candidates, holders) where holder == nil {
+                (leads[k].contactID, leads[k].found, leads[k].action) = (contact.id, true, .update)
+                let before = contact.properties["email"].map { "email was \($0)" } ?? "no email"
+                leads[k].matched = "matched by phone and name to HubSpot contact \(contact.id) (\(before)): its dedupe key changed"
+                if Self.holds(contact, payload) { leads[k].alreadyThere = true }
             }
         } catch {
             throw stop(error)

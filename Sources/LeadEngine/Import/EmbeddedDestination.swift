@@ -78,7 +78,7 @@ final class EmbeddedDestination: Destination {
         let rows = try self.opened.campaignRows(campaign)
         var index = FlyrIndex()
         for a in rows.addresses { index.addAddress(id: a.id, house: a.house, street: a.street, postal: a.postal) }
-        for c in rows.contacts { index.addContact(id: c.id, email: c.email, phone: c.phone) }
+        for c in rows.contacts { index.addContact(id: c.id, email: c.email, phone: c.phone, name: c.name) }
         return index
     },
                                            read: { [unowned self] table, columns, ids in try self.opened.rows(table, columns: columns, ids: ids) },

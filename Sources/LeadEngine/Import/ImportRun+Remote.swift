@@ -131,7 +131,7 @@ extension ImportRun {
         if options.dryRun {
             for (n, (lead, k)) in zip(outbound, rows).enumerated() {
                 batch[k].outcome = lead.alreadyThere ? .unchanged : lead.action == .update ? .updated : .created
-                if lead.alreadyThere { batch[k].reason = "already at the destination" }
+                if lead.alreadyThere { batch[k].reason = "already at the destination" } else if let matched = lead.matched { batch[k].reason = matched }
                 if lead.action == .update || lead.alreadyThere { batch[k].remoteID = lead.remoteID }
                 if !lead.alreadyThere { batch[k].planned = PlannedRow(hash: lead.hash, fields: snapshots?[n]) }
             }
@@ -248,7 +248,8 @@ extension ImportRun {
             case .created(let id, let v, let unwritten)?:
                 (batch[k].outcome, batch[k].remoteID, version, batch[k].reason) = (.created, id, v, unwritten)
             case .updated(let id, let v, let unwritten)?:
-                (batch[k].outcome, batch[k].remoteID, version, batch[k].reason) = (.updated, id, v, unwritten)
+                let said = [lead.matched, unwritten].compactMap { $0 }
+                (batch[k].outcome, batch[k].remoteID, version, batch[k].reason) = (.updated, id, v, said.isEmpty ? nil : said.joined(separator: "; "))
             case .rejected(let reason)?:
                 (batch[k].outcome, batch[k].reason, batch[k].stage) = (.rejected, reason, .destination)
                 continue
