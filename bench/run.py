@@ -65,6 +65,8 @@ def main():
     ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm", "badnight", "enrich", "sync", "synchubspot"], help="run only these benchmarks")
     args = ap.parse_args()
     binary = os.path.abspath(args.binary)
+    # Every benchmark writes its data here, whichever runs alone on a fresh clone.
+    os.makedirs(args.data, exist_ok=True)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
     print(f"{'benchmark':<18} {'best s':>8} {'target':>8} {'rows/s':>12} {'MB/s':>8} {'peak RSS':>10} {'target':>8}  result")
     if args.only == "crm":

@@ -77,11 +77,19 @@ public enum DestinationRegistry {
     /// The `--to` forms, for --help.
     public static var help: String { entries.map(\.usage).joined(separator: ", ") }
 
-    public static func parse(_ value: String) throws -> Target {
+    public static func parse(_ given: String) throws -> Target {
+        let value = canonical(given)
         guard let entry = entries.first(where: { $0.claims(value) }) else {
             throw RegistryError(message: "unknown destination \"\(Redactor(secrets: []).redact(value))\"; use one of: \(help)")
         }
         return Target(kind: entry.kind, value: value, embeddedPath: try entry.check(value))
+    }
+
+    /// A `--to` value with its name or scheme in lower case (`HubSpot` is `hubspot`,
+    /// `SQLite:Leads.db` is `sqlite:Leads.db`): the path or address after the colon as given.
+    static func canonical(_ value: String) -> String {
+        guard let colon = value.firstIndex(of: ":") else { return value.lowercased() }
+        return value[..<colon].lowercased() + value[colon...]
     }
 
     /// The destination `target` names (nil for the embedded database).
