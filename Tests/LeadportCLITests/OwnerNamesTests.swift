@@ -34,6 +34,17 @@ import Testing
         #expect(refused.stderr.contains("first-last, last-first or auto"))
     }
 
+    /// A third owner and more: in `other_owners`, and named by the salutation.
+    @Test func normalizeNameKeepsEveryOwner() throws {
+        let out = try lines("name", ["--order", "last-first"], "SMITH JOHN & MARY & ROBERT\nSMITH JOHN & JONES MARY & DOE PAT\nSMITH JOHN & MARY\n")
+        #expect(out[0]["salutation"] as? String == "John, Mary & Robert Smith")
+        let others = try #require(out[0]["other_owners"] as? [[String: Any]])
+        #expect(others.count == 1 && others[0]["given"] as? String == "Robert" && others[0]["family"] as? String == "Smith")
+        #expect(out[1]["salutation"] as? String == "John Smith, Mary Jones & Pat Doe")
+        #expect((out[1]["other_owners"] as? [[String: Any]])?.first?["family"] as? String == "Doe")
+        #expect(out[2]["other_owners"] == nil)
+    }
+
     @Test func normalizeEmailAndDateSayWhatTheyDid() throws {
         let email = try lines("email", [], "bob@example.com;\n")[0]
         #expect(email["valid"] as? Bool == true && email["normalized"] as? String == "bob@example.com")
