@@ -66,9 +66,12 @@ extension EntityName {
         let keys = words.map { NameRule.key($0) ?? "" }
         let trustWords: Set<String> = ["tr", "trs", "trust", "trst"]
         /// A word of a trust's name: `REV TR`, `LIVING TR` (but `LAND TRUST CO TR 8002` keeps its TR).
+        /// Also a run of them: `REV LIV TR` → `Revocable Living Trust`.
         func inTrustName(_ k: Int) -> Bool {
-            (trustKinds.contains(keys[k]) && k + 1 < keys.count && trustWords.contains(keys[k + 1]))
-                || (trustWords.contains(keys[k]) && k > 0 && trustKinds.contains(keys[k - 1]))
+            if trustWords.contains(keys[k]) { return k > 0 && trustKinds.contains(keys[k - 1]) }
+            var next = k
+            while next < keys.count, trustKinds.contains(keys[next]) { next += 1 }
+            return next > k && next < keys.count && trustWords.contains(keys[next])
         }
         var out = ""
         for (k, word) in words.enumerated() {

@@ -20,6 +20,8 @@ enum EntityName {
             if key == "na", words[k].contains("."), k > 0 { return true }
             let next = k + 1 < keys.count ? keys[k + 1] : nil
             if next == "of", ofPhrases.contains(key) { return true }
+            // `HABITAT FOR HUMANITY`, `FRIENDS FOR LIFE`: no person's name has `for` inside it.
+            if key == "for", k > 0, k < keys.count - 1 { return true }
             // County order puts the place first: `AUSTIN CITY OF`, `TEXAS STATE OF`, `TRAVIS COUNTY`.
             if k == keys.count - 1, k > 0, (key == "of" && ofPhrases.contains(keys[k - 1])) || key == "county" { return true }
             // `GRACE CHURCH`, `BETHEL TEMPLE`: two words naming a place of worship, the first not
@@ -59,7 +61,7 @@ enum EntityName {
         "foundation", "ministries", "diocese", "congregation", "university", "hospital", "apartments",
         "condominium", "condominiums", "cooperative", "mortgage", "housing", "dept", "department", "government",
         "commonwealth", "municipality", "township", "twp", "borough", "services", "financial", "lending",
-        "funding", "reit", "dba", "trst", "usda", "tabernacle", "cathedral", "synagogue", "mosque",
+        "funding", "reit", "dba", "trst", "usda", "usa", "tabernacle", "cathedral", "synagogue", "mosque",
     ]
 
     /// Places of worship whose names are also family names (Church, Temple, Chapel).

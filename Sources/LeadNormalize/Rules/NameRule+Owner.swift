@@ -164,10 +164,17 @@ extension NameRule {
     static func nextSurnameFirst(_ words: [String], after family: String?) -> (name: PersonName, ownFamily: Bool) {
         var rest = words
         let prefix = takePrefixes(&rest)
+        // `& ROBERT JR`: a given name and a generation, not a family name `Robert`.
+        var generation: String?
+        if rest.count >= 2, let last = rest.last, generations.contains(key(last) ?? "") {
+            generation = suffix(last)
+            rest.removeLast()
+        }
         let sameFamily = rest.count >= 2 && key(rest[0]) == family.flatMap { key($0.uppercased()) }
         let own = !(rest.count == 1 || (!sameFamily && secondIsGivenFirst(rest)))
         var name = own ? parseSurnameFirst(rest) : givenOnly(rest, family: family)
         name.prefix = prefix ?? name.prefix
+        if let generation { name.suffix = name.suffix.map { $0 + ", " + generation } ?? generation }
         return (name, own)
     }
 

@@ -28,6 +28,8 @@ import Testing
              salutation: "John & Mary Smith & Pat Jones"),
         Case(input: "SMITH JOHN & JONES MARY & PAT", order: .lastFirst, owners: ["John Smith", "Mary Jones", "Pat Jones"],
              salutation: "John Smith & Mary & Pat Jones"),
+        Case(input: "SMITH JOHN & MARY & ROBERT JR", order: .lastFirst, owners: ["John Smith", "Mary Smith", "Robert Smith"],
+             salutation: "John, Mary & Robert Smith"),
         Case(input: "GARCIA LUIS & ANA & SOFIA & DIEGO", order: .lastFirst,
              owners: ["Luis Garcia", "Ana Garcia", "Sofia Garcia", "Diego Garcia"], salutation: "Luis, Ana, Sofia & Diego Garcia"),
         Case(input: "SMITH JOHN TR & MARY TR & ROBERT TR", order: .lastFirst, owners: ["John Smith", "Mary Smith", "Robert Smith"],
@@ -60,6 +62,8 @@ import Testing
     /// Two owners read as before; an entity's `&` is not a list of people.
     @Test func fewerOwnersAndEntitiesAreUnchanged() {
         #expect(NameRule.parse("SMITH JOHN & MARY", order: .lastFirst).otherOwners.isEmpty)
+        let junior = NameRule.parse("SMITH JOHN & ROBERT JR", order: .lastFirst)
+        #expect(junior.secondGiven == "Robert" && junior.secondFamily == "Smith", "\(junior)")
         #expect(NameRule.parse("SMITH & JONES & BROWN LLP", order: .lastFirst).organization == "Smith & Jones & Brown LLP")
         let titled = NameRule.parse("Mr. & Mrs. John and Jane Smith")
         #expect(titled.otherOwners.isEmpty && titled.secondGiven == "Jane")

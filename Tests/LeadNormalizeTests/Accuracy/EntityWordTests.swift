@@ -71,6 +71,10 @@ import Testing
         ("USDA RURAL HOUSING SERVICE", "USDA Rural Housing Service"),
         ("RURAL HOUSING SERVICE", "Rural Housing Service"),
         ("UNITED STATES OF AMERICA", "United States of America"),
+        ("USA", "USA"),
+        // Found trying an owner list through the binary.
+        ("HABITAT FOR HUMANITY", "Habitat for Humanity"),
+        ("SMITH JOHN A & MARY B REV LIV TR", "Smith John A & Mary B Revocable Living Trust"),
     ]
 
     @Test(arguments: [NameOrder.lastFirst, .firstLast, .auto]) func everyEntityWordIsAnOrganization(_ order: NameOrder) {
