@@ -55,8 +55,9 @@ public enum Salutation {
         return list(groups.map { $0.givens.isEmpty ? $0.family ?? "" : join(list($0.givens), $0.family) })
     }
 
-    /// `A`, `A & B`, `A, B & C`.
-    private static func list(_ items: [String]) -> String {
+    /// `A`, `A & B`, `A, B & C`: the items not blank.
+    public static func list(_ items: [String?]) -> String {
+        let items = items.compactMap(usable)
         guard items.count > 1 else { return items.first ?? "" }
         return items.dropLast().joined(separator: ", ") + " & " + items[items.count - 1]
     }

@@ -75,7 +75,7 @@ extension HubSpotContactPayload {
     ///
     /// | property | from |
     /// | --- | --- |
-    /// | `firstname` | given and middle names (`& second given name` for a household) |
+    /// | `firstname` | given and middle names (`& second given name` for a household, `John, Mary & Robert` for three owners) |
     /// | `lastname` | family name |
     /// | `email` | email |
     /// | `phone`, `mobilephone` | phone, mobile (E.164, as normalised; the phone's extension after ` ext. `) |
@@ -91,7 +91,7 @@ extension HubSpotContactPayload {
     public init(lead: Lead, mapping: HubSpotMapping = HubSpotMapping()) {
         self.init()
         var first = [lead.givenName, lead.middleName].compactMap { $0 }.joined(separator: " ")
-        if lead.household, let second = lead.secondGivenName { first += (first.isEmpty ? "" : " & ") + second }
+        if lead.household { first = Salutation.list([first, lead.secondGivenName] + lead.otherOwners.map(\.given)) }
         self["firstname"] = first
         self["lastname"] = lead.familyName
         self["email"] = lead.email
