@@ -110,6 +110,48 @@ import Testing
         #expect(cell(3, "last_name") == "Smith" && cell(3, "salutation") == "The Smith Family")
     }
 
+    /// A new user's owner list (issue 23 items 1 and 8): three owners on one row, a church, an
+    /// LLC with initials, a bank, a government, mailing-only addresses and phone extensions,
+    /// into the embedded tables and the export.
+    @Test func threeOwnersChurchesAndInitialsIntoTheEmbeddedTables() throws {
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let list = t.dir.appendingPathComponent("owners.csv")
+        try """
+            APN,Owner Name,Mailing Address,Mailing City,Mailing State,Mailing Zip,Phone
+            101-001,SMITH JOHN & MARY & ROBERT,123 MAIN ST,SPRINGFIELD,IL,62701,217-555-0101 x22
+            101-002,GRACE CHURCH,PO BOX 44,SPRINGFIELD,IL,62705,
+            101-003,ABC REALTY LLC,500 N STATE ST STE 200,CHICAGO,IL,60610,(312) 555-0199 ext. 5
+            101-004,SMITH JOHN & JONES MARY & DOE PAT,9 ELM CT,URBANA,IL,61801,
+            101-005,WELLS FARGO BANK N A,1 HOME CAMPUS,DES MOINES,IA,50328,
+            101-006,AUSTIN CITY OF,PO BOX 1088,AUSTIN,TX,78767,
+
+            """.write(to: list, atomically: true, encoding: .utf8)
+        let db = t.dir.appendingPathComponent("l.db").path
+        let export = t.dir.appendingPathComponent("out.csv")
+        let result = try Leadport.run(["import", list.path, "--preset", "owner-list", "--campaign", "Trial", "--to", "sqlite:" + db,
+                                       "--export", export.path, "--progress", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let contacts = try DatabaseQueue(path: db).read { try Row.fetchAll($0, sql: "SELECT full_name, phone FROM contacts ORDER BY address") }
+        #expect(Set(contacts.map { $0["full_name"] as String }) == ["John, Mary & Robert Smith", "Grace Church", "ABC Realty LLC",
+                                                                    "John Smith, Mary Jones & Pat Doe", "Wells Fargo Bank N A", "Austin City of"])
+        // FLYR's phone is the number alone (docs/destinations.md), the extension in the export.
+        #expect(contacts.compactMap { $0["phone"] as String? }.sorted() == ["+12175550101", "+13125550199"])
+        let rows = try CSVRows.read(export)
+        let header = try #require(rows.first)
+        func cell(_ apn: String, _ column: String) -> String? {
+            guard let row = rows.first(where: { $0.first == apn }), let k = header.firstIndex(of: column) else { return nil }
+            return row[k]
+        }
+        #expect(cell("101-001", "salutation") == "John, Mary & Robert Smith" && cell("101-001", "first_name") == "John")
+        #expect(cell("101-001", "phone_extension") == "22" && cell("101-003", "phone_extension") == "5")
+        for apn in ["101-002", "101-003", "101-005", "101-006"] {
+            #expect(cell(apn, "first_name") == "" && cell(apn, "last_name") == "" && cell(apn, "organization") == cell(apn, "salutation"), "\(apn)")
+        }
+        #expect(cell("101-002", "organization") == "Grace Church" && cell("101-003", "organization") == "ABC Realty LLC")
+        #expect(cell("101-004", "salutation") == "John Smith, Mary Jones & Pat Doe")
+    }
+
     /// `inspect --preset` says how the preset reads the file's name column.
     @Test func inspectSaysTheNameOrder() throws {
         func order(_ file: String, _ preset: String, _ header: String) throws -> String? {
