@@ -15,6 +15,16 @@ import Testing
         return try result.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
 
+    /// The export's cells, by the row's first cell (its parcel number) and the column's header.
+    static func cells(_ export: URL) throws -> (String, String) -> String? {
+        let rows = try CSVRows.read(export)
+        let header = try #require(rows.first)
+        return { apn, column in
+            guard let row = rows.first(where: { $0.first == apn }), let k = header.firstIndex(of: column) else { return nil }
+            return row[k]
+        }
+    }
+
     @Test func normalizeNameReadsTheOrderItIsGiven() throws {
         let county = try lines("name", ["--order", "last-first"], "SMITH JOHN & MARY\nJOHNSON ROBERT TR\nACME PROPERTIES LLC\nSMITH JOHN & JONES MARY\n")
         #expect(county[0]["given"] as? String == "John" && county[0]["family"] as? String == "Smith")
@@ -68,12 +78,7 @@ import Testing
         #expect(names == ["John & Mary Smith", "Robert Johnson", "Acme Properties LLC", "Estate of Mary Jones", "Luis A Garcia & Anna Jones",
                           "Federal National Mortgage Association", "David Williams", "First Baptist Church of Springfield", "An Van Nguyen",
                           "James L Brown"])
-        let rows = try CSVRows.read(export)
-        let header = try #require(rows.first)
-        func cell(_ apn: String, _ column: String) -> String? {
-            guard let row = rows.first(where: { $0.first == apn }), let k = header.firstIndex(of: column) else { return nil }
-            return row[k]
-        }
+        let cell = try Self.cells(export)
         #expect(cell("14-27-101-001-0000", "first_name") == "John" && cell("14-27-101-001-0000", "last_name") == "Smith")
         #expect(cell("14-27-101-001-0000", "salutation") == "John & Mary Smith")
         #expect(cell("14-27-101-002-0000", "designation") == "TR" && cell("14-27-101-002-0000", "last_name") == "Johnson")
@@ -137,12 +142,7 @@ import Testing
                                                                     "John Smith, Mary Jones & Pat Doe", "Wells Fargo Bank N A", "Austin City of"])
         // FLYR's phone is the number alone (docs/destinations.md), the extension in the export.
         #expect(contacts.compactMap { $0["phone"] as String? }.sorted() == ["+12175550101", "+13125550199"])
-        let rows = try CSVRows.read(export)
-        let header = try #require(rows.first)
-        func cell(_ apn: String, _ column: String) -> String? {
-            guard let row = rows.first(where: { $0.first == apn }), let k = header.firstIndex(of: column) else { return nil }
-            return row[k]
-        }
+        let cell = try Self.cells(export)
         #expect(cell("101-001", "salutation") == "John, Mary & Robert Smith" && cell("101-001", "first_name") == "John")
         #expect(cell("101-001", "phone_extension") == "22" && cell("101-003", "phone_extension") == "5")
         for apn in ["101-002", "101-003", "101-005", "101-006"] {
