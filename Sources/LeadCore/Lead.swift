@@ -86,6 +86,8 @@ public struct Lead: Sendable {
     public var secondGivenName: String?
     public var secondFamilyName: String?
     public var secondPrefix: String?
+    /// The third owner and any after it (`SMITH JOHN & MARY & ROBERT`), in the order written.
+    public var otherOwners: [CoOwner] = []
     /// The owner when it is not a person (`Acme Properties LLC`, `Estate of Mary Jones`):
     /// its name, and no given or family name.
     public var organization: String?
@@ -130,6 +132,10 @@ public struct Lead: Sendable {
             return a + " " + b
         }
         var first = join(givenName, middleName) ?? ""
+        if household, !otherOwners.isEmpty {
+            let others = otherOwners.map { (given: join($0.given, $0.middle), family: $0.family) }
+            return Salutation.names([(first, familyName), (secondGivenName, secondFamilyName ?? familyName)] + others)
+        }
         if household, let second = secondGivenName {
             if secondFamilyName == familyName || secondFamilyName == nil {
                 first += " & " + second

@@ -17,7 +17,8 @@ struct Normalize: ParsableCommand {
               email    input, valid, normalized, suggestion, problem, and repair when a \
             `,` `;` or `.` copied after a valid address was taken off
               name     input, prefix, given, middle, family, suffix, nickname, household, \
-            second_prefix, second_given, second_middle, second_family, organization, designation, \
+            second_prefix, second_given, second_middle, second_family, other_owners (only for a third \
+            owner and more: prefix, given, middle, family of each), organization, designation, \
             salutation (--order first-last|last-first|auto; auto reads every line first and decides \
             for all of them, as for one column)
               address  input, recipient, house_number, street_predirectional, street_name, \
@@ -88,6 +89,18 @@ extension DateOrder: ExpressibleByArgument {}
 
 
 enum NormalizeJSON {
+    /// The third owner and those after it, as an array of objects.
+    static func ownersJSON(_ owners: [CoOwner]) -> String {
+        "[" + owners.map { owner in
+            var o = JSONObject()
+            o.set("prefix", owner.prefix)
+            o.set("given", owner.given)
+            o.set("middle", owner.middle)
+            o.set("family", owner.family)
+            return o.text
+        }.joined(separator: ",") + "]"
+    }
+
     static func render(kind: Normalize.Kind, value: String, options: Normalize, nameOrder: NameOrder) -> String {
         var o = JSONObject()
         o.set("input", value)
@@ -121,6 +134,7 @@ enum NormalizeJSON {
             o.set("second_given", r.secondGiven)
             o.set("second_middle", r.secondMiddle)
             o.set("second_family", r.secondFamily)
+            if !r.otherOwners.isEmpty { o.set("other_owners", json: ownersJSON(r.otherOwners)) }
             o.set("organization", r.organization)
             o.set("designation", r.designation)
             o.set("salutation", r.salutation)

@@ -15,6 +15,16 @@ import Testing
         return try result.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
 
+    /// The export's cells, by the row's first cell (its parcel number) and the column's header.
+    static func cells(_ export: URL) throws -> (String, String) -> String? {
+        let rows = try CSVRows.read(export)
+        let header = try #require(rows.first)
+        return { apn, column in
+            guard let row = rows.first(where: { $0.first == apn }), let k = header.firstIndex(of: column) else { return nil }
+            return row[k]
+        }
+    }
+
     @Test func normalizeNameReadsTheOrderItIsGiven() throws {
         let county = try lines("name", ["--order", "last-first"], "SMITH JOHN & MARY\nJOHNSON ROBERT TR\nACME PROPERTIES LLC\nSMITH JOHN & JONES MARY\n")
         #expect(county[0]["given"] as? String == "John" && county[0]["family"] as? String == "Smith")
@@ -32,6 +42,17 @@ import Testing
         let refused = try Leadport.run(["normalize", "name", "--order", "mdy"], stdin: Data("x\n".utf8))
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("first-last, last-first or auto"))
+    }
+
+    /// A third owner and more: in `other_owners`, and named by the salutation.
+    @Test func normalizeNameKeepsEveryOwner() throws {
+        let out = try lines("name", ["--order", "last-first"], "SMITH JOHN & MARY & ROBERT\nSMITH JOHN & JONES MARY & DOE PAT\nSMITH JOHN & MARY\n")
+        #expect(out[0]["salutation"] as? String == "John, Mary & Robert Smith")
+        let others = try #require(out[0]["other_owners"] as? [[String: Any]])
+        #expect(others.count == 1 && others[0]["given"] as? String == "Robert" && others[0]["family"] as? String == "Smith")
+        #expect(out[1]["salutation"] as? String == "John Smith, Mary Jones & Pat Doe")
+        #expect((out[1]["other_owners"] as? [[String: Any]])?.first?["family"] as? String == "Doe")
+        #expect(out[2]["other_owners"] == nil)
     }
 
     @Test func normalizeEmailAndDateSayWhatTheyDid() throws {
@@ -57,12 +78,7 @@ import Testing
         #expect(names == ["John & Mary Smith", "Robert Johnson", "Acme Properties LLC", "Estate of Mary Jones", "Luis A Garcia & Anna Jones",
                           "Federal National Mortgage Association", "David Williams", "First Baptist Church of Springfield", "An Van Nguyen",
                           "James L Brown"])
-        let rows = try CSVRows.read(export)
-        let header = try #require(rows.first)
-        func cell(_ apn: String, _ column: String) -> String? {
-            guard let row = rows.first(where: { $0.first == apn }), let k = header.firstIndex(of: column) else { return nil }
-            return row[k]
-        }
+        let cell = try Self.cells(export)
         #expect(cell("14-27-101-001-0000", "first_name") == "John" && cell("14-27-101-001-0000", "last_name") == "Smith")
         #expect(cell("14-27-101-001-0000", "salutation") == "John & Mary Smith")
         #expect(cell("14-27-101-002-0000", "designation") == "TR" && cell("14-27-101-002-0000", "last_name") == "Johnson")
@@ -97,6 +113,43 @@ import Testing
         #expect(cell(1, "organization") == "Acme Properties LLC" && cell(1, "last_name") == "" && cell(1, "full_name") == "Acme Properties LLC")
         #expect(cell(2, "organization") == "" && cell(2, "last_name") == "Smith" && cell(2, "salutation") == "John Smith")
         #expect(cell(3, "last_name") == "Smith" && cell(3, "salutation") == "The Smith Family")
+    }
+
+    /// A new user's owner list (issue 23 items 1 and 8): three owners on one row, a church, an
+    /// LLC with initials, a bank, a government, mailing-only addresses and phone extensions,
+    /// into the embedded tables and the export.
+    @Test func threeOwnersChurchesAndInitialsIntoTheEmbeddedTables() throws {
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let list = t.dir.appendingPathComponent("owners.csv")
+        try """
+            APN,Owner Name,Mailing Address,Mailing City,Mailing State,Mailing Zip,Phone
+            101-001,SMITH JOHN & MARY & ROBERT,123 MAIN ST,SPRINGFIELD,IL,62701,217-555-0101 x22
+            101-002,GRACE CHURCH,PO BOX 44,SPRINGFIELD,IL,62705,
+            101-003,ABC REALTY LLC,500 N STATE ST STE 200,CHICAGO,IL,60610,(312) 555-0199 ext. 5
+            101-004,SMITH JOHN & JONES MARY & DOE PAT,9 ELM CT,URBANA,IL,61801,
+            101-005,WELLS FARGO BANK N A,1 HOME CAMPUS,DES MOINES,IA,50328,
+            101-006,AUSTIN CITY OF,PO BOX 1088,AUSTIN,TX,78767,
+
+            """.write(to: list, atomically: true, encoding: .utf8)
+        let db = t.dir.appendingPathComponent("l.db").path
+        let export = t.dir.appendingPathComponent("out.csv")
+        let result = try Leadport.run(["import", list.path, "--preset", "owner-list", "--campaign", "Trial", "--to", "sqlite:" + db,
+                                       "--export", export.path, "--progress", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let contacts = try DatabaseQueue(path: db).read { try Row.fetchAll($0, sql: "SELECT full_name, phone FROM contacts ORDER BY address") }
+        #expect(Set(contacts.map { $0["full_name"] as String }) == ["John, Mary & Robert Smith", "Grace Church", "ABC Realty LLC",
+                                                                    "John Smith, Mary Jones & Pat Doe", "Wells Fargo Bank N A", "Austin City of"])
+        // FLYR's phone is the number alone (docs/destinations.md), the extension in the export.
+        #expect(contacts.compactMap { $0["phone"] as String? }.sorted() == ["+12175550101", "+13125550199"])
+        let cell = try Self.cells(export)
+        #expect(cell("101-001", "salutation") == "John, Mary & Robert Smith" && cell("101-001", "first_name") == "John")
+        #expect(cell("101-001", "phone_extension") == "22" && cell("101-003", "phone_extension") == "5")
+        for apn in ["101-002", "101-003", "101-005", "101-006"] {
+            #expect(cell(apn, "first_name") == "" && cell(apn, "last_name") == "" && cell(apn, "organization") == cell(apn, "salutation"), "\(apn)")
+        }
+        #expect(cell("101-002", "organization") == "Grace Church" && cell("101-003", "organization") == "ABC Realty LLC")
+        #expect(cell("101-004", "salutation") == "John Smith, Mary Jones & Pat Doe")
     }
 
     /// `inspect --preset` says how the preset reads the file's name column.

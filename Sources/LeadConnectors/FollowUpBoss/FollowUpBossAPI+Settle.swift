@@ -1,5 +1,6 @@
 import Foundation
 import HTTPKit
+import LeadCore
 
 /// Settling an event whose outcome is unknown (issue 22 item 1): its answer was lost, or was a
 /// 500, 502 or 504. The event is not sent again blindly (that adds a second event to the
@@ -36,7 +37,7 @@ extension FollowUpBossAPI {
         if let email = person.emails.first?.value {
             return try people(email: email, atMost: 1).first
         }
-        if let phone = person.phones.first?.value {
+        if let phone = person.phones.first.map({ PhoneText.number($0.value) }) {
             return try people(phone: phone, firstName: person.firstName, lastName: person.lastName, atMost: 1).first
         }
         return nil

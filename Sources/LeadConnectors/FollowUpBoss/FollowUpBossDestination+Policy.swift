@@ -75,7 +75,7 @@ extension FollowUpBossDestination {
     func existing(_ lead: Lead) throws -> FollowUpBossPerson? {
         let payload = mapping.person(lead)
         let email = payload.emails.first?.value
-        let phone = email == nil ? payload.phones.first?.value : nil
+        let phone = email == nil ? payload.phones.first.map { PhoneText.number($0.value) } : nil
         guard email != nil || phone != nil else { return nil }
         return try api.people(email: email, phone: phone, atMost: 1).first
     }
@@ -121,10 +121,10 @@ extension FollowUpBossDestination {
 
     /// A contact point as compared for `append`: an email in lower case; a phone by its digits,
     /// the last ten of a North American number (`(617) 555-0100` is `+16175550100`), so a number
-    /// the person has in another format is not added twice.
+    /// the person has in another format (or without the extension) is not added twice.
     static func comparable(_ value: String) -> String {
         guard !value.contains("@") else { return value.lowercased() }
-        let digits = value.filter(\.isNumber)
+        let digits = PhoneText.number(value).filter(\.isNumber)
         guard digits.count >= 7 else { return value.lowercased() }
         return digits.count == 11 && digits.hasPrefix("1") ? String(digits.dropFirst()) : digits
     }

@@ -48,7 +48,8 @@ public struct FollowUpBossMapping: Sendable, Equatable {
         (self.eventType, self.source, self.tags, self.customFields, self.timing) = (eventType, source, tags, customFields, timing)
     }
 
-    /// The person `lead` becomes: names, email, phones (E.164 as the lead holds them), the
+    /// The person `lead` becomes: names, email, phones (E.164 as the lead holds them, the phone's
+    /// extension after ` ext. `: `PhoneText`), the
     /// property and mailing addresses, tags, and the custom fields the mapping names. Pure:
     /// the same lead and mapping give the same payload. Blank values are left out.
     public func person(_ lead: Lead, campaign: String? = nil) -> FollowUpBossPersonPayload {
@@ -56,8 +57,8 @@ public struct FollowUpBossMapping: Sendable, Equatable {
         p.firstName = Self.kept(lead.givenName)
         p.lastName = Self.kept(lead.familyName)
         if let email = Self.kept(lead.email) { p.emails = [FollowUpBossContactPoint(value: email)] }
-        if let phone = Self.kept(lead.phone) { p.phones.append(FollowUpBossContactPoint(value: phone)) }
-        if let mobile = Self.kept(lead.mobile), mobile != p.phones.first?.value { p.phones.append(FollowUpBossContactPoint(value: mobile, type: "mobile")) }
+        if let phone = Self.kept(lead.phoneWithExtension) { p.phones.append(FollowUpBossContactPoint(value: phone)) }
+        if let mobile = Self.kept(lead.mobile), mobile != p.phones.first.map({ PhoneText.number($0.value) }) { p.phones.append(FollowUpBossContactPoint(value: mobile, type: "mobile")) }
         if let home = Self.address(lead.address, type: "home") { p.addresses.append(home) }
         if let mailing = lead.mailingAddress.flatMap({ Self.address($0, type: "mailing") }), mailing.street != p.addresses.first?.street || mailing.code != p.addresses.first?.code {
             p.addresses.append(mailing)

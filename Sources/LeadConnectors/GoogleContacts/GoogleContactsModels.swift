@@ -126,7 +126,7 @@ extension GooglePerson {
     ///
     /// | lead | Google field |
     /// | --- | --- |
-    /// | prefix, given, middle, family, suffix | `names[0]` (a household of two: `Ann & Bob` as given name, or the whole as `unstructuredName` when their family names differ) |
+    /// | prefix, given, middle, family, suffix | `names[0]` (a household: `Ann & Bob`, or `Ann, Bob & Cy` for three owners, as given name, or the whole as `unstructuredName` when their family names differ) |
     /// | nickname | `nicknames` |
     /// | email | `emailAddresses` |
     /// | phone (E.164, ` ext. N` after it) / mobile | `phoneNumbers` (mobile typed `mobile`) |
@@ -180,9 +180,9 @@ extension GooglePerson {
         name.familyName = text(lead.familyName)
         name.honorificSuffix = text(lead.suffix)
         if lead.household, let second = text(lead.secondGivenName) {
-            let secondFamily = text(lead.secondFamilyName)
-            if secondFamily == nil || secondFamily == name.familyName {
-                name.givenName = name.givenName.map { $0 + " & " + second } ?? second
+            let families = [text(lead.secondFamilyName)] + lead.otherOwners.map { text($0.family) }
+            if families.allSatisfy({ $0 == nil || $0 == name.familyName }) {
+                name.givenName = Salutation.list([name.givenName, second] + lead.otherOwners.map(\.given))
             } else {
                 // Google keeps one name per contact: two families are one unstructured name.
                 name = Name()

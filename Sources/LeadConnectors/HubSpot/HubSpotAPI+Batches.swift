@@ -118,7 +118,7 @@ extension HubSpotAPI {
             "{\"propertyName\":\(JSONText.quote(name)),\"operator\":\"EQ\",\"value\":\(JSONText.quote(value))}"
         }
         let names = [match.firstName.map { filter("firstname", $0) }, match.lastName.map { filter("lastname", $0) }].compactMap { $0 }
-        let groups = match.phone.map { phone in ["phone", "mobilephone"].map { [filter($0, phone)] + names } } ?? [names]
+        let groups = match.phone == nil ? [names] : ["phone", "mobilephone"].flatMap { p in match.phoneValues.map { [filter(p, $0)] + names } }
         return try searchPage(groups, properties: properties, limit: 100).contacts
     }
 

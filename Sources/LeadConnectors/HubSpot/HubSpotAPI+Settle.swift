@@ -20,7 +20,7 @@ extension HubSpotAPI {
         var claimed = Set<String>()
         for wait in policy.settleWaits where !sought.isEmpty {
             clock.sleep(wait)
-            let phones = sought.compactMap { matches[$0].phone }
+            let phones = sought.flatMap { matches[$0].phoneValues }
             let byPhone = phones.isEmpty ? [] : try search(phones: phones).sorted { (Int($0.id) ?? 0) < (Int($1.id) ?? 0) }
             for n in sought {
                 let match = matches[n]

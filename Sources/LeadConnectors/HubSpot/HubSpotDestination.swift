@@ -81,7 +81,7 @@ public final class HubSpotDestination: Destination {
         guard !sought.isEmpty else { return }
         let wanted = Array(Set(sought.flatMap { $0.payload.properties.keys }))
         do throws(HubSpotError) {
-            let phones = sought.compactMap(\.match.phone)
+            let phones = sought.flatMap(\.match.phoneValues)
             let byPhone = phones.isEmpty ? [] : try api.search(phones: phones, properties: wanted).sorted { (Int($0.id) ?? 0) < (Int($1.id) ?? 0) }
             for (k, payload, match) in sought {
                 // The oldest contact that has the phone and the names given.
@@ -139,7 +139,7 @@ public final class HubSpotDestination: Destination {
         func same(_ name: String, _ value: String?) -> Bool {
             value.map { contact.properties[name]?.caseInsensitiveCompare($0) == .orderedSame } ?? true
         }
-        guard let phone = match.phone, contact.properties["phone"] == phone || contact.properties["mobilephone"] == phone else { return false }
+        guard let phone = match.phone, contact.properties["phone"].map(PhoneText.number) == phone || contact.properties["mobilephone"] == phone else { return false }
         return same("firstname", match.firstName) && same("lastname", match.lastName)
     }
 

@@ -75,10 +75,10 @@ extension HubSpotContactPayload {
     ///
     /// | property | from |
     /// | --- | --- |
-    /// | `firstname` | given and middle names (`& second given name` for a household) |
+    /// | `firstname` | given and middle names (`& second given name` for a household, `John, Mary & Robert` for three owners) |
     /// | `lastname` | family name |
     /// | `email` | email |
-    /// | `phone`, `mobilephone` | phone, mobile (E.164, as normalised) |
+    /// | `phone`, `mobilephone` | phone, mobile (E.164, as normalised; the phone's extension after ` ext. `) |
     /// | `address` | delivery line (`123 N MAIN ST APT 4`) |
     /// | `city`, `state`, `zip`, `country` | the address's parts (`zip` with its +4 when known) |
     /// | `company` | company, else the organisation an owner is (`Acme Properties LLC`) |
@@ -91,11 +91,11 @@ extension HubSpotContactPayload {
     public init(lead: Lead, mapping: HubSpotMapping = HubSpotMapping()) {
         self.init()
         var first = [lead.givenName, lead.middleName].compactMap { $0 }.joined(separator: " ")
-        if lead.household, let second = lead.secondGivenName { first += (first.isEmpty ? "" : " & ") + second }
+        if lead.household { first = Salutation.list([first, lead.secondGivenName] + lead.otherOwners.map(\.given)) }
         self["firstname"] = first
         self["lastname"] = lead.familyName
         self["email"] = lead.email
-        self["phone"] = lead.phone
+        self["phone"] = lead.phoneWithExtension
         self["mobilephone"] = lead.mobile
         self["company"] = lead.company ?? lead.organization
         let address = lead.address
@@ -171,6 +171,9 @@ public struct HubSpotMatch: Sendable, Equatable {
     public var phone: String?
     public var firstName: String?
     public var lastName: String?
+    /// The phone as the payload writes it when that is not the number alone (`+15551234567 ext. 22`):
+    /// searched for beside the number, since HubSpot's search compares the text.
+    public var phoneAsSent: String?
 
     public init(phone: String? = nil, firstName: String? = nil, lastName: String? = nil) {
         func blankless(_ s: String?) -> String? { s.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
@@ -179,8 +182,12 @@ public struct HubSpotMatch: Sendable, Equatable {
 
     /// The match for a payload's `phone` (or `mobilephone`), `firstname` and `lastname`.
     public init(_ payload: HubSpotContactPayload) {
-        self.init(phone: payload["phone"] ?? payload["mobilephone"], firstName: payload["firstname"], lastName: payload["lastname"])
+        self.init(phone: payload["phone"].map(PhoneText.number) ?? payload["mobilephone"], firstName: payload["firstname"], lastName: payload["lastname"])
+        if let sent = payload["phone"], sent != phone { phoneAsSent = sent }
     }
+
+    /// The texts a contact's phone may hold for this match: the number, and as sent.
+    public var phoneValues: [String] { [phone, phoneAsSent].compactMap { $0 } }
 
     public var isSearchable: Bool { phone != nil || (firstName != nil && lastName != nil) }
 }

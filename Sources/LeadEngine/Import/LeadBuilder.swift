@@ -62,6 +62,7 @@ struct LeadBuilder {
             let n = NameRule.parse(text, order: plan.surnameFirst.contains(k) ? .lastFirst : .firstLast)
             (lead.prefix, lead.givenName, lead.middleName, lead.familyName, lead.suffix, lead.nickname) = (n.prefix, n.given, n.middle, n.family, n.suffix, n.nickname)
             (lead.household, lead.secondGivenName, lead.secondFamilyName, lead.secondPrefix) = (n.household, n.secondGiven, n.secondFamily, n.secondPrefix)
+            lead.otherOwners = n.otherOwners
             (lead.organization, lead.designation) = (n.organization, n.designation)
             origin(.fullName)
         }

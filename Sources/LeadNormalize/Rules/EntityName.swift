@@ -20,6 +20,15 @@ enum EntityName {
             if key == "na", words[k].contains("."), k > 0 { return true }
             let next = k + 1 < keys.count ? keys[k + 1] : nil
             if next == "of", ofPhrases.contains(key) { return true }
+            // `HABITAT FOR HUMANITY`, `FRIENDS FOR LIFE`: no person's name has `for` inside it.
+            if key == "for", k > 0, k < keys.count - 1 { return true }
+            // County order puts the place first: `AUSTIN CITY OF`, `TEXAS STATE OF`, `TRAVIS COUNTY`.
+            if k == keys.count - 1, k > 0, (key == "of" && ofPhrases.contains(keys[k - 1])) || key == "county" { return true }
+            // `GRACE CHURCH`, `BETHEL TEMPLE`: two words naming a place of worship, the first not
+            // a given name (`MARY CHURCH` is a person) unless it names churches (Grace, Faith).
+            if worship.contains(key), k == 1, keys.count == 2, !GivenNames.contains(words[0]) || churchNames.contains(keys[0]) {
+                return true
+            }
             if trustKinds.contains(key), let next, ["tr", "trs", "trust", "trst"].contains(next) { return true }  // SMITH JOHN REV TR
             if weak.contains(key) {
                 // `FIRST BAPTIST CHURCH`, `CHURCH OF GOD`, `ACME CO`; but `JOHN CHURCH` and
@@ -52,18 +61,27 @@ enum EntityName {
         "foundation", "ministries", "diocese", "congregation", "university", "hospital", "apartments",
         "condominium", "condominiums", "cooperative", "mortgage", "housing", "dept", "department", "government",
         "commonwealth", "municipality", "township", "twp", "borough", "services", "financial", "lending",
-        "funding", "reit", "dba", "trst",
+        "funding", "reit", "dba", "trst", "usda", "usa", "tabernacle", "cathedral", "synagogue", "mosque",
     ]
+
+    /// Places of worship whose names are also family names (Church, Temple, Chapel).
+    static let worship: Set<String> = ["church", "temple", "chapel"]
+
+    /// Given names that name churches too (`GRACE CHURCH`, `FAITH TEMPLE`).
+    static let churchNames: Set<String> = ["grace", "faith", "hope", "trinity", "christian", "victory", "emmanuel", "immanuel", "joy"]
 
     /// Words that are also family names (Church, Temple, Parish): an entity's only when they
     /// end a name of three words or more, or come before `of`.
     static let weak: Set<String> = [
         "church", "temple", "lodge", "capital", "group", "club", "co", "union", "school", "schools", "academy",
-        "fellowship", "parish", "society", "district", "college", "homes", "fund", "agency", "commission", "board",
+        "fellowship", "parish", "society", "district", "college", "homes", "fund", "agency", "commission", "board", "chapel",
     ]
 
     /// Words that start an entity's name before `of`: `CITY OF BOSTON`, `ESTATE OF MARY JONES`.
-    static let ofPhrases: Set<String> = ["city", "county", "state", "town", "village", "estate", "secretary", "people", "board", "heirs"]
+    static let ofPhrases: Set<String> = [
+        "city", "county", "state", "town", "village", "estate", "est", "secretary", "sec", "secy", "administrator", "people", "board",
+        "heirs",
+    ]
 
     /// Words before `TR` that make it a trust (`REV TR`, `LIVING TR`), not a trustee.
     static let trustKinds: Set<String> = ["rev", "revoc", "revocable", "irrev", "irrevocable", "liv", "living", "fam", "family", "land", "marital", "bypass"]
@@ -77,49 +95,4 @@ enum EntityName {
     static let pairs: [(String, String)] = [
         ("fannie", "mae"), ("freddie", "mac"), ("ginnie", "mae"), ("united", "states"), ("veterans", "affairs"),
     ]
-
-    /// Words kept in capitals (legal forms, acronyms), by key.
-    static let capitals: Set<String> = [
-        "llc", "pllc", "lllp", "llp", "lp", "inc", "corp", "co", "ltd", "plc", "pc", "na", "hoa", "poa", "fnma", "fhlmc",
-        "gnma", "hud", "fha", "va", "usda", "usa", "us", "ii", "iii", "iv", "dba", "fsb", "reit", "ymca", "ywca",
-    ]
-
-    /// Small words kept in lower case inside a name.
-    static let small: Set<String> = ["of", "and", "the", "for", "in", "at", "on", "by", "to", "de", "la", "del"]
-
-    /// Vowel-less words of this kind are abbreviations, not acronyms.
-    static let abbreviations: Set<String> = ["st", "mt", "ft", "dr", "jr", "sr", "mr", "mrs", "ms", "pl", "blvd", "bldg"]
-
-    /// The words as a mailing writes an organisation: `ACME PROPERTIES L.L.C.` → `Acme Properties L.L.C.`,
-    /// `FIRST CHURCH OF GOD` → `First Church of God`; words already in mixed case are kept.
-    static func cased(_ words: [String]) -> String {
-        let keys = words.map { NameRule.key($0) ?? "" }
-        let trustWords: Set<String> = ["tr", "trs", "trust", "trst"]
-        /// A word of a trust's name: `REV TR`, `LIVING TR` (but `LAND TRUST CO TR 8002` keeps its TR).
-        func inTrustName(_ k: Int) -> Bool {
-            (trustKinds.contains(keys[k]) && k + 1 < keys.count && trustWords.contains(keys[k + 1]))
-                || (trustWords.contains(keys[k]) && k > 0 && trustKinds.contains(keys[k - 1]))
-        }
-        var out = ""
-        for (k, word) in words.enumerated() {
-            if word == "," { out += ","; continue }
-            if !out.isEmpty { out += " " }
-            // A trust's abbreviations are written out: `REV TR` → `Revocable Trust`.
-            if inTrustName(k) || keys[k] == "trst", !NameRule.isMixedCase(word), let long = expansions[keys[k]], k > 0 { out += long; continue }
-            out += casedWord(word, first: k == 0)
-        }
-        return out
-    }
-
-    static func casedWord(_ word: String, first: Bool) -> String {
-        if NameRule.isMixedCase(word) { return word }
-        let key = NameRule.key(word) ?? word.lowercased()
-        if capitals.contains(key) { return word.uppercased() }
-        if !first, small.contains(key) { return word.lowercased() }
-        let letters = key.filter(\.isLetter)
-        if letters.count >= 2, !letters.contains(where: "aeiouy".contains), !abbreviations.contains(key) {
-            return word.uppercased()  // JMK PROPERTIES LLC: initials
-        }
-        return NameRule.properCase(word)
-    }
 }

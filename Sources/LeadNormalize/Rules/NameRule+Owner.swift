@@ -149,26 +149,33 @@ extension NameRule {
     /// `SMITH JOHN & SMITH MARY`, `SMITH JOHN & JONES MARY`.
     static func coupleSurnameFirst(_ a: [String], _ b: [String]) -> PersonName {
         var result = parseSurnameFirst(a)
-        var rest = b
-        let prefix = takePrefixes(&rest)
-        let second: PersonName
-        let sameFamily = rest.count >= 2 && key(rest[0]) == result.family.flatMap { key($0.uppercased()) }
-        if rest.count == 1 || (!sameFamily && secondIsGivenFirst(rest)) {
-            // The second person's given names only: the family name is the first person's.
-            var named = PersonName(input: "")
-            named.given = rest.first.map { properCaseInitial(trimmingDots($0)) }
-            if rest.count > 1 { named.middle = rest.dropFirst().map { properCaseInitial(trimmingDots($0)) }.joined(separator: " ") }
-            named.family = result.family
-            second = named
-        } else {
-            second = parseSurnameFirst(rest)
-        }
+        let second = nextSurnameFirst(b, after: result.family).name
         result.household = true
-        result.secondPrefix = prefix ?? second.prefix
+        result.secondPrefix = second.prefix
         result.secondGiven = second.given
         result.secondMiddle = second.middle
         result.secondFamily = second.family ?? result.family
         return result
+    }
+
+    /// The owner after a joint in a list written surname first: given names only, the family
+    /// name `family` (the one before: `SMITH JOHN & MARY`), or a name of their own
+    /// (`& JONES MARY`, `& SMITH MARY`); `ownFamily` says which.
+    static func nextSurnameFirst(_ words: [String], after family: String?) -> (name: PersonName, ownFamily: Bool) {
+        var rest = words
+        let prefix = takePrefixes(&rest)
+        // `& ROBERT JR`: a given name and a generation, not a family name `Robert`.
+        var generation: String?
+        if rest.count >= 2, let last = rest.last, generations.contains(key(last) ?? "") {
+            generation = suffix(last)
+            rest.removeLast()
+        }
+        let sameFamily = rest.count >= 2 && key(rest[0]) == family.flatMap { key($0.uppercased()) }
+        let own = !(rest.count == 1 || (!sameFamily && secondIsGivenFirst(rest)))
+        var name = own ? parseSurnameFirst(rest) : givenOnly(rest, family: family)
+        name.prefix = prefix ?? name.prefix
+        if let generation { name.suffix = name.suffix.map { $0 + ", " + generation } ?? generation }
+        return (name, own)
     }
 
     /// `MARY B`, `MARY ANN`: a given name and middle names, not a surname and a given name

@@ -15,6 +15,8 @@ public struct PersonName: Sendable, Equatable {
     public var secondGiven: String?
     public var secondMiddle: String?
     public var secondFamily: String?
+    /// The third owner and any after it (`SMITH JOHN & MARY & ROBERT`), in the order written.
+    public var otherOwners: [CoOwner] = []
     /// The owner when it is not a person (`Acme Properties LLC`): its name; the person's
     /// fields stay nil.
     public var organization: String?
@@ -24,7 +26,8 @@ public struct PersonName: Sendable, Equatable {
     /// The line a mailing addresses this name by (`Salutation`).
     public var salutation: String {
         Salutation.of(organization: organization, prefix: prefix, given: given, family: family, suffix: suffix,
-                      household: household, secondPrefix: secondPrefix, secondGiven: secondGiven, secondFamily: secondFamily)
+                      household: household, secondPrefix: secondPrefix, secondGiven: secondGiven, secondFamily: secondFamily,
+                      others: otherOwners)
     }
 
     /// `Given Middle Family` as one display name (first person only).
@@ -68,6 +71,7 @@ public enum NameRule {
     /// A person or a couple from the words of their names.
     static func parseWords(_ tokens: [String], order: NameOrder) -> PersonName {
         let surnameFirst = order == .lastFirst && !tokens.contains(",")
+        if let owners = threeOrMore(tokens, surnameFirst: surnameFirst) { return owners }
         if let joint = tokens.firstIndex(where: isJoint), joint > 0, joint < tokens.count - 1 {
             let a = Array(tokens[..<joint])
             var b = Array(tokens[(joint + 1)...])
