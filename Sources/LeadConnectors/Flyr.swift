@@ -59,6 +59,9 @@ enum FlyrPayload {
         h.mix(address == nil ? nil : "address")
         if let a = address {
             h.mix(a.address); h.mix(a.formatted); h.mix(a.houseNumber); h.mix(a.streetName); h.mix(a.locality); h.mix(a.region); h.mix(a.postalCode)
+            // Only when there is one, as the status: an address without one hashes as before,
+            // and coordinates added to a list later are written to the addresses it made.
+            if let coordinate = a.coordinate { h.mix("coordinate"); h.mix(coordinate) }
         }
         return String(h.value, radix: 16)
     }

@@ -437,6 +437,13 @@ public final class PostgresDestination: Destination {
             let updated = Set(try connection.execute(Self.rows("UPDATE campaign_addresses AS a SET " + sets.joined(separator: ", ") + " FROM (VALUES",
                                                                types: ["uuid"] + Array(repeating: "text", count: columns.count), count: changedAddresses.count)
                 + ") AS v(id, " + columns.joined(separator: ", ") + ") WHERE a.id = v.id RETURNING a.id::text", values).compactMap { $0[0] })
+            // The coordinate (jsonb) in a statement of its own, as the other parts' policy says.
+            let located = changedAddresses.filter { updated.contains($0.addressID!.lowercased()) && $0.address!.coordinate != nil }
+            if !located.isEmpty {
+                let value = policy.addressPolicy == .overwrite ? "v.coordinate" : "COALESCE(a.coordinate, v.coordinate)"
+                try connection.execute(Self.rows("UPDATE campaign_addresses AS a SET coordinate = " + value + " FROM (VALUES", types: ["uuid", "jsonb"], count: located.count)
+                                       + ") AS v(id, coordinate) WHERE a.id = v.id", located.flatMap { [$0.addressID, $0.address!.coordinate] })
+            }
             let gone = changedAddresses.filter { !updated.contains($0.addressID!.lowercased()) }
             if !gone.isEmpty, let campaign {
                 var seq = Int(try connection.execute("SELECT coalesce(max(seq), 0) + 1 FROM campaign_addresses WHERE campaign_id = $1::uuid", [campaign]).first?[0] ?? "1") ?? 1

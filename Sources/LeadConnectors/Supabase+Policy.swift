@@ -34,11 +34,12 @@ extension SupabaseDestination {
     /// The changed campaign addresses, every part following the policy of `address`.
     func update(addresses changed: [OutboundLead], campaign: String) throws {
         let leads = changed.filter { $0.addressID != nil && $0.address != nil }
-        let order = AddressRecord.columnNames
+        let order = AddressRecord.columnNames + ["coordinate"]
         let current = policy.addressPolicy == .overwrite ? [:] : try currentRows("campaign_addresses", order, ids: leads.map { $0.addressID! })
         let rows = leads.map { lead in
-            Row(id: lead.addressID!, fixed: [("campaign_id", campaign)],
-                sent: Self.sent(lead.address!.columns.map { ($0.column, $0.value, policy.addressPolicy) }, current: current[lead.addressID!]))
+            let a = lead.address!
+            return Row(id: lead.addressID!, fixed: [("campaign_id", campaign)],
+                       sent: Self.sent((a.columns + [("coordinate", a.coordinate)]).map { ($0.column, $0.value, policy.addressPolicy) }, current: current[lead.addressID!]))
         }
         try upsert("campaign_addresses", rows, order: order)
     }
@@ -77,7 +78,10 @@ extension SupabaseDestination {
                 var o = JSONObject()
                 o.set("id", row.id)
                 for (column, value) in row.fixed { o.set(column, value) }
-                for column in columns { o.set(column, row.sent[column]) }
+                for column in columns {
+                    // jsonb: the coordinate goes as the object it is, not as a string.
+                    if column == "coordinate", let json = row.sent[column] { o.set(column, json: json) } else { o.set(column, row.sent[column]) }
+                }
                 return o.text
             }.joined(separator: ",") + "]"
             try insert(table, columns: (["id"] + fixed + columns).joined(separator: ","), body: body, merge: true)
@@ -98,7 +102,12 @@ extension SupabaseDestination {
             let page = rows(try request("GET", table, query: [("select", (["id"] + columns).joined(separator: ",")), ("id", "in.(" + chunk.joined(separator: ",") + ")")]))
             for row in page {
                 guard let id = row["id"] as? String else { continue }
-                found[id] = row.compactMapValues { $0 as? String }
+                // A jsonb column (the coordinate) read as its JSON text.
+                found[id] = row.compactMapValues { value in
+                    if let text = value as? String { return text }
+                    guard value is [String: Any], let data = try? JSONSerialization.data(withJSONObject: value) else { return nil }
+                    return String(decoding: data, as: UTF8.self)
+                }
             }
             start += chunk.count
         }

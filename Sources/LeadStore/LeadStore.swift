@@ -858,7 +858,9 @@ public struct StoreTransaction {
     /// when `never` leaves it unlooked-at).
     @discardableResult
     public func updateAddress(id: String, _ address: AddressRecord, policy: DestinationPolicy = DestinationPolicy()) throws -> Bool {
-        let columns = address.columns
+        // The coordinate as the other parts, but kept out of `columns`: undo and plans compare
+        // the address's text columns only.
+        let columns = address.columns + (address.coordinate.map { [("coordinate", $0)] } ?? [])
         let sets = columns.compactMap { c in policy.addressPolicy.sqlAssignment(current: c.column, new: "?").map { "\(c.column) = \($0)" } }
         guard !sets.isEmpty else { return true }  // never
         try run("UPDATE campaign_addresses SET " + sets.joined(separator: ", ") + " WHERE id = ?", columns.map(\.value) + [id])

@@ -222,6 +222,13 @@ private func problem(_ yaml: String) -> String? {
         #expect(sqlite.mode == .createOnly && sqlite[.notes] == .overwrite && sqlite[.phone] == .fillBlank && sqlite.options.isEmpty)
         #expect(m.policy(for: "webhook") == DestinationPolicy(mode: .createOnly, update: ["phone": .fillBlank, "email": .append, "notes": .never]))
         #expect(try load("columns: {Email: email}").policy(for: "hubspot") == DestinationPolicy(), "no keys: upsert, overwrite everything")
+        // Where contacts hold lists, the lists are appended to unless the mapping names them.
+        let lists: [String: FieldPolicy] = ["email": .append, "phone": .append, "mobile": .append, "tags": .append]
+        #expect(try load("columns: {Email: email}").policy(for: "followupboss").update == lists)
+        #expect(try load("columns: {Email: email}").policy(for: "google-contacts").update == lists)
+        #expect(m.policy(for: "followupboss").update == ["phone": .fillBlank, "email": .append, "notes": .never, "mobile": .append, "tags": .append])
+        let replaced = try load("columns: {Email: email}\ndestinations: {google-contacts: {update: {phone: overwrite}}}").policy(for: "google-contacts")
+        #expect(replaced[.phone] == .overwrite && replaced[.email] == .append)
         // Written back out, the keys read the same.
         let reread = try load(m.yaml())
         #expect(reread.mode == m.mode && reread.update == m.update && reread.destinations == m.destinations, "\(m.yaml())")

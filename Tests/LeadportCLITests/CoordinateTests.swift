@@ -70,4 +70,40 @@ import Testing
         #expect(try pg.int("SELECT count(*) FROM campaign_addresses WHERE (coordinate->>'lat')::float8 = 38.581572 AND (coordinate->>'lon')::float8 = -121.434879") == 1)
         #expect(try pg.int("SELECT count(*) FROM campaign_addresses WHERE coordinate IS NULL") == 2)
     }
+
+    /// The same owners, first without their position, then with it: the rerun writes each
+    /// position to the address it made (the embedded file, PostgreSQL, Supabase), and a third
+    /// run writes nothing.
+    @Test func coordinatesAddedLaterReachTheAddressesAlreadyMade() throws {
+        let pg = try TestPostgres()
+        let double = try LocalServer(script: "servers/postgrest_double.py", arguments: ["--db", pg.url])
+        let token = (try JSONSerialization.jsonObject(with: Data(contentsOf: double.url("/_double/token?role=service_role"))) as! [String: Any])["token"] as! String
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let positioned = try list(t)
+        let bare = t.dir.appendingPathComponent("bare.csv")
+        try String(contentsOf: positioned, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(5).joined(separator: ",") }
+            .joined(separator: "\n").write(to: bare, atomically: true, encoding: .utf8)
+        let embedded = t.dir.appendingPathComponent("flyr.db").path
+        let supabase = ["SUPABASE_URL": double.url("").absoluteString, "SUPABASE_SERVICE_ROLE_KEY": token]
+        for (destination, environment, ledger) in [("sqlite:" + embedded, [String: String](), "a.db"), (pg.url, [:], "b.db"), ("supabase", supabase, "c.db")] {
+            let first = try t.run(bare, to: destination, campaign: "Farm " + ledger, environment: environment, ledger: ledger)
+            #expect(first.result.status == 0 && RemoteImport.count(first.outcomes, "created") == 4, "\(destination): \(first.result.stderr)")
+            let second = try t.run(positioned, to: destination, campaign: "Farm " + ledger, environment: environment, ledger: ledger)
+            #expect(second.result.status == 0, "\(destination): \(second.result.stderr)")
+            // Ann and Bo have a position now; Cy's is out of range and Di's half of one.
+            #expect(RemoteImport.count(second.outcomes, "updated") == 2 && RemoteImport.count(second.outcomes, "unchanged") == 2, "\(destination): \(second.outcomes)")
+            let third = try t.run(positioned, to: destination, campaign: "Farm " + ledger, environment: environment, ledger: ledger)
+            #expect(RemoteImport.count(third.outcomes, "unchanged") == 4, "\(destination): \(third.outcomes)")
+        }
+        let stored = try DatabaseQueue(path: embedded).read { db in
+            try String.fetchAll(db, sql: "SELECT coordinate FROM campaign_addresses WHERE coordinate IS NOT NULL ORDER BY seq")
+        }
+        #expect(stored.count == 2)
+        let ann = try #require(try JSONSerialization.jsonObject(with: Data((stored.first ?? "{}").utf8)) as? [String: Double])
+        #expect(ann == ["lat": 38.581572, "lon": -121.434879])
+        // PostgreSQL got it directly and through Supabase's REST API: two campaigns, jsonb objects.
+        #expect(try pg.int("SELECT count(*) FROM campaign_addresses WHERE jsonb_typeof(coordinate) = 'object' AND (coordinate->>'lat')::float8 = 38.581572") == 2)
+        #expect(try pg.int("SELECT count(*) FROM campaign_addresses WHERE coordinate IS NOT NULL") == 4)
+    }
 }

@@ -34,8 +34,9 @@ extension FollowUpBossDestination {
     private func snapshot(_ lead: inout OutboundLead, campaign: String?) throws -> FieldSnapshot {
         var person: FollowUpBossPerson?
         if lead.action == .create {
-            // With a mode or a policy, prepare has looked for it already and not found it.
-            if !looksUp, let found = try existing(lead.lead) {
+            // With a mode or a policy that needs it, prepare has looked for it already and not
+            // found it.
+            if !findsNewLeads, let found = try existing(lead.lead) {
                 (lead.contactID, lead.action, lead.found) = (String(found.id), .update, true)
                 person = found
             }

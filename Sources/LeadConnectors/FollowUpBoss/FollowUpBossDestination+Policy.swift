@@ -51,13 +51,18 @@ extension FollowUpBossDestination {
     /// person is there, and the field policies what the person holds.
     var looksUp: Bool { policy.mode != .upsert || !policy.overwritesAll }
 
+    /// Whether a new lead must be looked for: a mode must know whether the person is there, and
+    /// `fill_blank` or `never` must not let an event change what the person holds. (An event
+    /// adds to a person's lists already, so `append`, the lists' default, needs no look.)
+    var findsNewLeads: Bool { policy.mode != .upsert || policy.update.values.contains { $0 == .fillBlank || $0 == .never } }
+
     /// For the modes and policies: each new lead looked for by email, else phone (Follow Up
-    /// Boss's own dedupe keys), and each update's person read. One request a lead, so only
-    /// when the mapping asks for a mode or a policy.
+    /// Boss's own dedupe keys), when `findsNewLeads`, and each update's person read. One
+    /// request a lead, so only when the mapping asks for a mode or a policy.
     func lookUp(_ leads: inout [OutboundLead]) throws {
         for k in leads.indices {
             if leads[k].action == .create {
-                guard let person = try existing(leads[k].lead) else { continue }
+                guard findsNewLeads, let person = try existing(leads[k].lead) else { continue }
                 (leads[k].contactID, leads[k].action, leads[k].found) = (String(person.id), .update, true)
                 remember(person)
             } else if !policy.overwritesAll, let id = leads[k].contactID.flatMap(Int.init), let person = try api.person(id: id) {

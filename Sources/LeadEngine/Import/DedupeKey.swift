@@ -46,6 +46,8 @@ enum ContentHash {
         // Mixed only when there is one, so that a lead without a status hashes as it did before
         // statuses were written (and is not an update of every row after the upgrade).
         if let status = contact.status { h.mix("status"); h.mix(status) }
+        // The same for a position, which only a campaign address holds.
+        if target != .contacts, let coordinate = lead.coordinate { h.mix("coordinate"); h.mix(coordinate.json) }
         return String(h.value, radix: 16)
     }
 }

@@ -40,11 +40,21 @@ extension Mapping {
     /// The policy of the destination of kind `kind` (`hubspot`, `sqlite`, as on `--to`): its
     /// section's mode, else the top-level one, else `upsert`; the top-level field policies with
     /// its section's laid over them; and its section's options.
+    ///
+    /// At the CRMs whose contacts hold lists of emails, phones and tags (Follow Up Boss, Google
+    /// Contacts), those fields are `append` unless the mapping names them: an update never takes
+    /// away a number or address a person added there.
     public func policy(for kind: String) -> DestinationPolicy {
         let section = destinations[kind]
-        return DestinationPolicy(mode: section?.mode ?? mode ?? .upsert, update: update.merging(section?.update ?? [:]) { $1 },
-                                 options: section?.options ?? [:])
+        var fields = update.merging(section?.update ?? [:]) { $1 }
+        if Self.listKinds.contains(kind) {
+            for field in DestinationPolicy.multiValueFields where fields[field] == nil { fields[field] = .append }
+        }
+        return DestinationPolicy(mode: section?.mode ?? mode ?? .upsert, update: fields, options: section?.options ?? [:])
     }
+
+    /// The `--to` kinds whose contacts hold several emails, phones and tags.
+    public static let listKinds: Set<String> = ["followupboss", "google-contacts"]
 
     /// `update: {FIELD: POLICY}` under `key`, checked: every FIELD a field name, `append` only
     /// on a field that can hold several values.

@@ -48,6 +48,11 @@ import Testing
             let after = try c.target.writes()
             #expect(after == writes + c.target.writesForOneUpdate, "\(c.name): \(after - writes) writes for one update")
             try c.expectHeldOnce(Self.rows, phones: [4: "+16175550999"])
+            // Where a contact holds a list of phones (Follow Up Boss, Google), the new number is
+            // added beside the old: `append` is their lists' default.
+            if let phones = try c.held()[Conformance.email(4)]?.first?["phones"] {
+                #expect(phones == Conformance.phone(4) + ", +16175550999", "\(c.name): \(phones)")
+            }
         }
     }
 

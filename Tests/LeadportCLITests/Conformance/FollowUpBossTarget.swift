@@ -24,11 +24,16 @@ final class FollowUpBossTarget: ConformanceTarget {
         (person[list] as? [[String: Any]])?.first?["value"] as? String ?? ""
     }
 
+    static func all(_ person: [String: Any], _ list: String) -> [String] {
+        (person[list] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+    }
+
     func records() throws -> [ConformanceRecord] {
         try people().map { person in
             ConformanceRecord(key: Self.first(person, "emails").lowercased(),
                               fields: ["name": [person["firstName"] as? String, person["lastName"] as? String].compactMap { $0 }.joined(separator: " "),
-                                       "phone": Self.first(person, "phones")])
+                                       // The latest number, and all: phones are appended to.
+                                       "phone": Self.all(person, "phones").last ?? "", "phones": Self.all(person, "phones").joined(separator: ", ")])
         }
     }
 

@@ -29,10 +29,11 @@ final class GoogleContactsTarget: ConformanceTarget {
 
     func records() throws -> [ConformanceRecord] {
         try contacts().map { contact in
-            let phone = Self.first(contact, "phoneNumbers", "canonicalForm")
+            // The latest number, and all: phones are appended to.
+            let phones = (contact["phoneNumbers"] as? [[String: Any]] ?? []).compactMap { $0["canonicalForm"] as? String ?? $0["value"] as? String }
             return ConformanceRecord(key: Self.first(contact, "emailAddresses").lowercased(),
                                      fields: ["name": [Self.first(contact, "names", "givenName"), Self.first(contact, "names", "familyName")].joined(separator: " "),
-                                              "phone": phone.isEmpty ? Self.first(contact, "phoneNumbers") : phone])
+                                              "phone": phones.last ?? "", "phones": phones.joined(separator: ", ")])
         }
     }
 
