@@ -5,42 +5,47 @@ import LeadCore
 
 /// The ledger: what each destination holds of each lead (its remote id and content hash), by
 /// dedupe key.
-extension LeadStore {
+extension LeadStore: Ledger {
     /// The ledger's record of one lead at one destination.
     public struct LedgerEntry: Sendable, Equatable {
         public var remoteID: String
         public var contentHash: String
         /// The record's version at the destination as last written (nil: the API has none).
         public var remoteVersion: String? = nil
+
+        public init(remoteID: String, contentHash: String, remoteVersion: String? = nil) {
+            (self.remoteID, self.contentHash, self.remoteVersion) = (remoteID, contentHash, remoteVersion)
+        }
     }
 
     /// The ledger name of the rows written to this database itself (whatever path it was opened by).
     public static let ownLedger = "sqlite"
 
-    /// One ledger entry whole, as `sync --worker` copies it to and from the shared ledger:
-    /// destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet,
-    /// source_row, updated_at, row_hash, remote_version, created_run (`ledgerColumns`).
-    public static let ledgerColumns = ["destination", "dedupe_key", "remote_id", "content_hash", "run_id", "source_file", "source_sheet",
-                                       "source_row", "updated_at", "row_hash", "remote_version", "created_run"]
-
     /// The ledger's entries written at or after `since` (every one when nil), whole.
-    public func ledgerRows(since: String?) throws -> [[String?]] {
+    public func ledgerRows(since: String?) throws -> [LedgerRow] {
+        try ledgerRows(since == nil ? "" : " WHERE updated_at >= ?", since.map { [$0] } ?? [])
+    }
+
+    public func ledgerRows(destination: String) throws -> [LedgerRow] {
+        try ledgerRows(" WHERE destination = ?", [destination])
+    }
+
+    private func ledgerRows(_ condition: String, _ arguments: [String]) throws -> [LedgerRow] {
         try db.read { db in
-            let sql = "SELECT " + Self.ledgerColumns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ") + " FROM leadport_ledger" + (since == nil ? "" : " WHERE updated_at >= ?")
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(since.map { [$0] } ?? [])).map { row in
-                (0..<Self.ledgerColumns.count).map { row[$0] as String? }
+            let sql = "SELECT " + LedgerSchema.names.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ") + " FROM leadport_ledger" + condition
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).compactMap { row in
+                LedgerRow(texts: (0..<LedgerSchema.names.count).map { row[$0] as String? })
             }
         }
     }
 
-    /// Puts entries (as `ledgerRows` gives them) into the ledger, over any of the same keys.
-    public func loadLedger(_ rows: [[String?]]) throws {
+    /// Puts entries into the ledger, over any of the same keys.
+    public func loadLedger(_ rows: [LedgerRow]) throws {
         try db.write { db in
-            let sql = "INSERT OR REPLACE INTO leadport_ledger (" + Self.ledgerColumns.joined(separator: ", ") + ") VALUES (" + Self.ledgerColumns.map { _ in "?" }.joined(separator: ", ") + ")"
+            let sql = "INSERT OR REPLACE INTO leadport_ledger (" + LedgerSchema.names.joined(separator: ", ") + ") VALUES (" + LedgerSchema.names.map { _ in "?" }.joined(separator: ", ") + ")"
             let statement = try db.makeStatement(sql: sql)
             for row in rows {
-                var values = row.map { $0 as (any DatabaseValueConvertible)? }
-                values[7] = row[7].flatMap { Int($0) }
+                let values: [(any DatabaseValueConvertible)?] = zip(LedgerSchema.columns, row.texts).map { column, text in column.isInteger ? text.flatMap { Int($0) } : text }
                 try statement.execute(arguments: StatementArguments(values))
             }
         }

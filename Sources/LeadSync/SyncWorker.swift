@@ -81,7 +81,7 @@ public struct SyncWorker {
         }
         let store = try LeadStore(path: local)
         defer { try? store.close() }
-        try shared.hydrate(destination: opened.ledgerName, into: store)
+        try store.loadLedger(try shared.ledgerRows(destination: opened.ledgerName))
         // The job's state for this destination alone: each pair moves at its own pace.
         let key = job.name + "\u{1F}" + destination
         try store.setSyncState(job: job.name, try shared.state(key: key).mapValues { Optional($0) })
@@ -94,8 +94,8 @@ public struct SyncWorker {
         let copied = Mark(LeadStore.timestamp())
         let push = {
             let rows = try store.ledgerRows(since: copied.value)
-            try shared.push(rows)
-            if let latest = rows.compactMap({ $0[8] }).max() { copied.value = latest }
+            try shared.loadLedger(rows)
+            if let latest = rows.compactMap(\.updatedAt).max() { copied.value = latest }
         }
         // A lease lost ends the run at its next commit, once what it sent is shared.
         let result = SyncJob(job: one, configuration: mine, context: context, afterCommit: {
