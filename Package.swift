@@ -50,21 +50,27 @@ let package = Package(
                                                   .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
                 swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "LeadEnrich", dependencies: ["LeadCore", "HTTPKit", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
+        // The nightly sync: jobs, their sources and watermarks, locks, logs, status, workers and
+        // their leases, and where undo finds a run; it runs the engine through an ImportRequest.
+        .target(name: "LeadSync", dependencies: ["LeadEngine", "LeadCore", "LeadStore", "LeadConnectors", "LeadWriters", "HTTPKit",
+                                                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "leadport",
             dependencies: [
                 "LeadEngine",
+                "LeadSync",
                 "HTTPKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders", "LeadConnectors"], path: "Sources/LeadTesting"),
+        .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders", "LeadConnectors", "LeadStore"], path: "Sources/LeadTesting"),
         .testTarget(name: "LeadCoreTests", dependencies: ["LeadCore"]),
         .testTarget(name: "LeadEnrichTests", dependencies: ["LeadEnrich", "LeadTesting"]),
         .testTarget(name: "LeadEngineTests", dependencies: ["LeadEngine", "LeadTesting"]),
         .testTarget(name: "LeadReadersTests", dependencies: ["LeadReaders", "LeadTesting"]),
         .testTarget(name: "LeadNormalizeTests", dependencies: ["LeadNormalize", "LeadTesting"]),
-        .testTarget(name: "LeadStoreTests", dependencies: ["LeadStore", "LeadCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LeadSyncTests", dependencies: ["LeadSync", "LeadEngine", "LeadStore", "HTTPKit", "LeadTesting"]),
+        .testTarget(name: "LeadStoreTests", dependencies: ["LeadStore", "LeadCore", "LeadTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LeadWritersTests", dependencies: ["LeadWriters", "LeadReaders", "LeadTesting"]),
         .testTarget(name: "HTTPKitTests", dependencies: ["HTTPKit", "LeadTesting"]),
         .testTarget(name: "LeadConnectorsTests", dependencies: ["LeadConnectors", "HTTPKit", "LeadTesting", "CLeadPQ"]),

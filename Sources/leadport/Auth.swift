@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPKit
 import LeadConnectors
+import LeadEngine
 
 /// `leadport auth SERVICE`: signs an account in and keeps its credentials in the config file.
 struct Auth: ParsableCommand {

@@ -59,11 +59,11 @@ struct Enrich: ParsableCommand {
         if let export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {
             throw ValidationError("--export writes a workbook or CSV: give a .xlsx or .csv file name, not \"\(export)\"")
         }
-        var outputs: [String: String] = [Import.canonical(file): "the list", Import.canonical(enrichment.spec): "--spec"]
+        var outputs: [String: String] = [ImportRequest.canonical(file): "the list", ImportRequest.canonical(enrichment.spec): "--spec"]
         for (option, path) in [("--export", export), ("--report", report), ("--ledger", ledger)] {
             guard let path else { continue }
-            if let other = outputs[Import.canonical(path)] { throw ValidationError("\(option) \(path) is \(other == "the list" || other == "--spec" ? other + "'s file" : "also " + other); write it somewhere else") }
-            outputs[Import.canonical(path)] = option
+            if let other = outputs[ImportRequest.canonical(path)] { throw ValidationError("\(option) \(path) is \(other == "the list" || other == "--spec" ? other + "'s file" : "also " + other); write it somewhere else") }
+            outputs[ImportRequest.canonical(path)] = option
         }
     }
 
@@ -84,7 +84,7 @@ struct Enrich: ParsableCommand {
         let stage = try enrichment.open(dryRun: dryRun, reporter: reporter)
         let summary = try EnrichRun(options: options, enrichment: stage, emit: reporter.handle).run()
         if let export, !dryRun { ExitStatus.printError("processed sheet written to \(export)") }
-        try EnrichmentOptions.finish(summary.enrichment, spec: enrichment.spec)
+        try Enrichment.finish(summary.enrichment, spec: enrichment.spec)
     }
 }
 
@@ -109,50 +109,6 @@ struct EnrichmentOptions: ParsableArguments {
     /// The stage, its client set up from the environment (and the config file), its retries
     /// shown as the progress's batch events.
     func open(dryRun: Bool, reporter: ProgressReporter) throws -> Enrichment {
-        try Self.open(spec: spec, model: model, noCache: noCache, concurrency: concurrency, dryRun: dryRun, reporter: reporter)
+        try Enrichment.open(spec: spec, model: model, noCache: noCache, concurrency: concurrency, dryRun: dryRun, onEvent: { reporter.handle($0) })
     }
-
-    static func open(spec: String, model: String?, noCache: Bool, concurrency: Int, dryRun: Bool, reporter: ProgressReporter) throws -> Enrichment {
-        let loaded = try EnrichSpec.load(path: spec)
-        let settings = try Settings.load()
-        let config = try OpenAIConfig(environment: settings.values, model: model ?? loaded.model)
-        if loaded.maxCost != nil, loaded.prices(for: config.model) == nil {
-            throw EnrichSpecError(path: spec, line: nil, message: "max_cost needs the prices of \(config.model): add prices: {input: …, output: …} (dollars per million tokens)")
-        }
-        let endpoint = config.baseURL.host ?? "the endpoint"
-        let client = OpenAIClient(config: config, onRetry: { [reporter] event in
-            let cause = event.status.map { "HTTP \($0)" } ?? event.error.map { "\($0)" } ?? "an error"
-            reporter.handle(.batch(BatchResult(destination: "enrich (\(endpoint))", size: 0, status: "retry after \(cause)", attempt: event.attempt,
-                                               retryAfter: event.retryAfter ?? event.wait)))
-        })
-        return Enrichment(spec: loaded, specPath: spec, client: client, concurrency: concurrency, readsCache: !noCache, dryRun: dryRun,
-                          onUsage: { [reporter] usage in reporter.handle(.enrichment(usage)) })
-    }
-
-    /// After the run: the budget or the endpoint that stopped it (exit 1, or 2 when the
-    /// endpoint refused the key or the model), or the rows it rejected (exit 3).
-    static func finish(_ tally: Enrichment.Tally?, spec: String) throws {
-        guard let tally else { return }
-        if let stopped = tally.stopped {
-            let budget = stopped.contains("max_cost")
-            let pending = "\(tally.pending) row\(tally.pending == 1 ? " is" : "s are") pending"
-            let message: String
-            if budget {
-                message = stopped + " (\(spec)); \(pending): run the same command again to process them (each run may spend up to max_cost; the answers so far are kept and cost nothing again)"
-            } else if tally.usage.refused {
-                message = "the enrichment stopped: " + stopped + "; \(pending): fix that, then run the same command again"
-            } else {
-                message = "the enrichment stopped: " + stopped + "; \(pending): run the same command again to process them (the answers so far are kept)"
-            }
-            throw EnrichmentStopped(message: message, disposition: tally.usage.refused ? .usage : .terminal)
-        }
-        if tally.rejected > 0 { throw ExitCode(ExitStatus.someRejected) }
-    }
-}
-
-/// The enrichment stopped before every row had its answer.
-struct EnrichmentStopped: Error, CustomStringConvertible, Classified {
-    var message: String
-    var disposition: FailureDisposition
-    var description: String { message }
 }

@@ -46,7 +46,7 @@ final class PlanWriter: @unchecked Sendable {
 
     /// `plan.json` → `plan.csv`; any other name gets `.csv` added.
     static func csvPath(_ path: String) -> String {
-        path.lowercased().hasSuffix(".json") ? String(path.dropLast(5)) + ".csv" : path + ".csv"
+        ImportRequest.planCSVPath(path)
     }
 
     private func write(_ text: String) { json?.write(Data(text.utf8)) }
@@ -136,7 +136,7 @@ final class PlanWriter: @unchecked Sendable {
 
 /// A plan file read back (`leadport apply`).
 struct PlanFile {
-    /// The options `Import.replayArguments` writes.
+    /// The options `ImportRequest.replayArguments` writes.
     static let replayed: Set<String> = ["--mapping", "--preset", "--sheet", "--to", "--ledger", "--user", "--campaign", "--region", "--date-order", "--exclude"]
 
     var directory: String

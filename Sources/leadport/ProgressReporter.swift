@@ -1,6 +1,7 @@
 import Foundation
 import HTTPKit
 import LeadEngine
+import LeadSync
 
 /// Renders the engine's progress events on stderr: a bar redrawn at most 10 times a second,
 /// plain lines every few seconds, or JSON lines (design.md §4.5); then a summary.

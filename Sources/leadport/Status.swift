@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPKit
 import LeadEngine
+import LeadSync
 
 /// `leadport status`: each sync job's destinations, their last runs, rows pending, where the
 /// watermark stands, and whether a run is going on now.
@@ -43,21 +44,26 @@ struct Status: ParsableCommand {
         }
         let store = exists ? try LeadStore(path: path) : nil
         defer { try? store?.close() }
-        let names = try configuration?.jobs.map(\.name) ?? store?.syncJobs() ?? []
-        var jobs: [String] = []
+        let jobs = try SyncStatus.read(configuration: configuration, store: store, ledger: path, runs: runs)
+        if !json && jobs.isEmpty { return try StandardOutput.shared.write("no sync job has run with \(path)\n") }
+        try show(jobs, failures: true)
+    }
+
+    /// With `ledger: postgres://…`: each job's runs by destination from the shared ledger, and
+    /// whether a worker holds one of its claims now.
+    private func showShared(_ configuration: SyncConfig, url: String) throws {
+        try show(try SyncStatus.read(configuration: configuration, shared: try SharedLedger(url: url), runs: runs), failures: false)
+    }
+
+    /// The jobs as JSON (`--json`) or lines; `failures`: the first few rows each run rejected or failed.
+    private func show(_ jobs: [SyncStatus], failures: Bool) throws {
+        var objects: [String] = []
         var lines: [String] = []
-        for name in names {
-            let running = JobLock.isHeld(path: JobLock.path(ledger: path, job: name))
-            let state = try store?.syncState(job: name) ?? [:]
-            let history = try store?.syncRuns(job: name, limit: max(1, runs)) ?? []
-            let watermark = state["watermark"].flatMap(TableExport.Watermark.init(text:))
-            let configured = configuration?.jobs.first { $0.name == name }
-            // (written: as the configuration names it; to: as the runs recorded it.)
-            let destinations = configured.map { Array(zip($0.written, $0.to)) } ?? Array(Set(history.map(\.destination))).sorted().map { ($0, $0) }
+        for job in jobs {
             var o = JSONObject()
-            o.set("name", name)
-            o.set("running", running)
-            if let watermark {
+            o.set("name", job.name)
+            o.set("running", job.running)
+            if let watermark = job.watermark {
                 var w = JSONObject()
                 w.set("updated", watermark.updated)
                 w.set("id", watermark.id)
@@ -65,85 +71,28 @@ struct Status: ParsableCommand {
             } else {
                 o.set("watermark", json: "null")
             }
-            lines.append("\(name): \(running ? "running now" : "not running")" + (watermark.map { "; watermark \($0.updated), id \($0.id)" } ?? ""))
+            lines.append("\(job.name): \(job.running ? "running now" : "not running")" + (job.watermark.map { "; watermark \($0.updated), id \($0.id)" } ?? ""))
             var entries: [String] = []
-            for (destination, resolved) in destinations {
-                // A destination's runs are recorded under its name as the import gives it.
-                let own = history.filter { $0.destination == resolved || Self.sameDestination($0.destination, resolved) }
+            for destination in job.destinations {
+                let own = destination.runs
                 var d = JSONObject()
-                d.set("to", Self.shown(destination))
+                d.set("to", destination.to)
                 d.set("pending", own.first?.pending ?? 0)
                 d.set("last_run", json: own.first.map(Self.json) ?? "null")
                 d.set("runs", json: "[" + own.map(Self.json).joined(separator: ",") + "]")
                 entries.append(d.text)
-                guard let last = own.first else {
-                    lines.append("  \(Self.shown(destination)): no run yet")
-                    continue
-                }
+                if own.isEmpty { lines.append("  \(destination.to): no run yet") }
                 for (n, shown) in own.prefix(max(1, runs)).enumerated() {
                     let counts = [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed].map { "\($0.rawValue) \(shown.counts[$0] ?? 0)" }.joined(separator: ", ")
-                    lines.append("  \(Self.shown(destination)): \(n == 0 ? "last run" : "run") \(shown.started) (\(String(format: "%.1f", shown.seconds)) s, \(shown.runID)): \(counts); pending \(shown.pending)"
+                    lines.append("  \(destination.to): \(n == 0 ? "last run" : "run") \(shown.started) (\(String(format: "%.1f", shown.seconds)) s, \(shown.runID)): \(counts); pending \(shown.pending)"
                                  + (shown.stopped.map { "; stopped: \($0)" } ?? ""))
-                    for failure in shown.failures.prefix(5) { lines.append("    \(failure)") }
-                }
-                _ = last
-            }
-            o.set("destinations", json: "[" + entries.joined(separator: ",") + "]")
-            jobs.append(o.text)
-        }
-        if json {
-            try StandardOutput.shared.write("{\"jobs\":[" + jobs.joined(separator: ",") + "]}\n")
-        } else {
-            try StandardOutput.shared.write(names.isEmpty ? "no sync job has run with \(path)\n" : lines.joined(separator: "\n") + "\n")
-        }
-    }
-
-    /// With `ledger: postgres://…`: each job's runs by destination from the shared ledger, and
-    /// whether a worker holds one of its claims now.
-    private func showShared(_ configuration: SyncConfig, url: String) throws {
-        let shared = try SharedLedger(url: url)
-        var jobs: [String] = []
-        var lines: [String] = []
-        for job in configuration.jobs {
-            let running = try shared.running(job: job.name)
-            let history = try shared.runs(job: job.name, limit: max(1, runs))
-            var entries: [String] = []
-            lines.append("\(job.name): \(running ? "running now" : "not running")")
-            for destination in job.to {
-                let own = history.filter { $0.destination == destination || Self.sameDestination($0.destination, destination) }
-                var d = JSONObject()
-                d.set("to", Self.shown(destination))
-                d.set("pending", own.first?.pending ?? 0)
-                d.set("last_run", json: own.first.map(Self.json) ?? "null")
-                d.set("runs", json: "[" + own.prefix(max(1, runs)).map(Self.json).joined(separator: ",") + "]")
-                entries.append(d.text)
-                if own.isEmpty { lines.append("  \(Self.shown(destination)): no run yet") }
-                for (n, shown) in own.prefix(max(1, runs)).enumerated() {
-                    let counts = [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed].map { "\($0.rawValue) \(shown.counts[$0] ?? 0)" }.joined(separator: ", ")
-                    lines.append("  \(Self.shown(destination)): \(n == 0 ? "last run" : "run") \(shown.started) (\(String(format: "%.1f", shown.seconds)) s, \(shown.runID)): \(counts); pending \(shown.pending)"
-                                 + (shown.stopped.map { "; stopped: \($0)" } ?? ""))
+                    if failures { for failure in shown.failures.prefix(5) { lines.append("    \(failure)") } }
                 }
             }
-            var o = JSONObject()
-            o.set("name", job.name)
-            o.set("running", running)
-            // Each destination of a worker-run job has its own watermark: none for the job.
-            o.set("watermark", json: "null")
             o.set("destinations", json: "[" + entries.joined(separator: ",") + "]")
-            jobs.append(o.text)
+            objects.append(o.text)
         }
-        try StandardOutput.shared.write(json ? "{\"jobs\":[" + jobs.joined(separator: ",") + "]}\n" : lines.joined(separator: "\n") + "\n")
-    }
-
-    /// `to:` as written (`sqlite:x.db`) and as the import names the destination may differ.
-    static func sameDestination(_ recorded: String, _ configured: String) -> Bool {
-        guard let target = try? DestinationRegistry.parse(configured) else { return false }
-        return target.display == recorded || target.stored == recorded
-    }
-
-    /// A job's `to:` as shown: with its credentials masked (a webhook's query token).
-    static func shown(_ destination: String) -> String {
-        (try? DestinationRegistry.parse(destination))?.display ?? Redactor.maskCredentials(inURL: destination)
+        try StandardOutput.shared.write(json ? "{\"jobs\":[" + objects.joined(separator: ",") + "]}\n" : lines.joined(separator: "\n") + "\n")
     }
 
     static func json(_ run: LeadStore.SyncRun) -> String {

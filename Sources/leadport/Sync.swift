@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPKit
 import LeadEngine
+import LeadSync
 
 #if canImport(Glibc)
 import Glibc
@@ -44,9 +45,6 @@ struct Sync: ParsableCommand {
     @Flag(help: "Share the jobs with other workers, on any machines, through a PostgreSQL ledger (ledger: postgres://… in the configuration): claim (job, destination) pairs until every one is done.")
     var worker = false
 
-    /// Exit status of a job another run holds.
-    static let alreadyRunning: Int32 = 4
-
     func validate() throws {
         if let printCron {
             let fields = printCron.split(separator: " ", omittingEmptySubsequences: true)
@@ -83,16 +81,30 @@ struct Sync: ParsableCommand {
             jobs = jobs.filter { $0.name == job }
             guard !jobs.isEmpty else { throw SyncError(message: "\(config) has no job \(job); its jobs: \(configuration.jobs.map(\.name).joined(separator: ", "))") }
         }
-        var results: [SyncJobRun.Result] = []
+        var results: [SyncJob.Result] = []
+        // A resolved `auto` (a bar on a terminal): the runs' reporters and whether rows are counted.
+        let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
+        let context = SyncJob.Context(build: LeadPortVersion.build, countsRows: style != .none, reporter: { log, job in
+            let reporter = ProgressReporter(style: style)
+            reporter.log = log
+            reporter.job = job
+            return { reporter.handle($0) }
+        }, warn: ExitStatus.printError)
+        Interruptions.catchSignals()
         if let url = configuration.shared {
             guard worker else {
                 throw SyncError(message: "\(config) keeps its ledger in PostgreSQL (ledger: postgres://…): run leadport sync --worker, on as many machines as you like")
             }
             do {
-                results = try SyncWorker(configuration: configuration, jobs: jobs, progress: progress).run(shared: try SharedLedger(url: url))
+                let outcome = try SyncWorker(configuration: configuration, jobs: jobs, context: context).run(shared: try SharedLedger(url: url))
+                if let lost = outcome.lostLease {
+                    ExitStatus.printError("leadport: the lease of \(lost.job) → \(lost.destination) was lost to another worker; stopping")
+                    throw ExitCode(ExitStatus.failed)
+                }
+                results = outcome.results
             } catch let error as PostgresError {
                 // The shared ledger cannot be reached: monitoring hears of it too.
-                let failure = SyncError(message: "the shared ledger: " + Self.oneLine("\(error)"), disposition: .terminal)
+                let failure = SyncError(message: "the shared ledger: " + SyncJob.oneLine("\(error)"), disposition: .terminal)
                 try? writeSummary(started: started, status: ExitStatus.failed, jobs: results, message: failure.message)
                 throw failure
             }
@@ -101,7 +113,7 @@ struct Sync: ParsableCommand {
                 throw SyncError(message: "--worker shares jobs through a PostgreSQL ledger: set ledger: postgres://… in \(config) (a SQLite ledger is one machine's)")
             }
             for job in jobs {
-                let result = SyncJobRun(job: job, configuration: configuration, progress: progress).run()
+                let result = SyncJob(job: job, configuration: configuration, context: context).run()
                 if let message = result.message { ExitStatus.printError("leadport: \(job.name): \(message)") }
                 results.append(result)
             }
@@ -115,10 +127,10 @@ struct Sync: ParsableCommand {
     }
 
     /// `--summary-json`: when the run started, how long it took, its exit status, and each job's.
-    private func writeSummary(started: Date, status: Int32, jobs: [SyncJobRun.Result], message: String?) throws {
+    private func writeSummary(started: Date, status: Int32, jobs: [SyncJob.Result], message: String?) throws {
         guard let summaryJson else { return }
         var o = JSONObject()
-        o.set("started", SyncJobRun.iso(started))
+        o.set("started", SyncJob.iso(started))
         o.set("seconds", Date().timeIntervalSince(started))
         o.set("status", Int(status))
         if let message { o.set("message", KnownSecrets.redact(message)) }
@@ -129,15 +141,15 @@ struct Sync: ParsableCommand {
     /// The status of a run of several jobs: a usage problem first, then a failure, then a job
     /// already running, then rejected rows.
     static func gravest(_ statuses: [Int32]) -> Int32 {
-        for status in [ExitStatus.usage, ExitStatus.failed, alreadyRunning, ExitStatus.someRejected] where statuses.contains(status) { return status }
+        for status in [ExitStatus.usage, ExitStatus.failed, ExitStatus.alreadyRunning, ExitStatus.someRejected] where statuses.contains(status) { return status }
         return 0
     }
 
     /// This binary and the configuration, as absolute paths for a crontab or unit file.
     private func paths(_ configuration: SyncConfig) -> (binary: String, config: String, folder: String, logs: String) {
         let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let config = Import.canonical(self.config)
-        return (binary, config, (config as NSString).deletingLastPathComponent, Import.canonical(configuration.logs))
+        let config = ImportRequest.canonical(self.config)
+        return (binary, config, (config as NSString).deletingLastPathComponent, ImportRequest.canonical(configuration.logs))
     }
 
     private func print(cron schedule: String, _ configuration: SyncConfig) throws {
@@ -214,16 +226,25 @@ struct Sync: ParsableCommand {
     }
 }
 
-/// A sync that cannot run as asked (an unknown job, --worker): by default a usage error (exit 2).
-struct SyncError: Error, CustomStringConvertible, Classified {
-    var message: String
-    var disposition: FailureDisposition = .usage
-    var description: String { message }
-}
+extension SyncJob.Result {
+    /// As `--summary-json` lists it.
+    var json: String {
+        var o = JSONObject()
+        o.set("name", name)
+        o.set("status", Int(status))
+        o.set("run_id", runID)
+        o.set("message", message)
+        o.set("destinations", json: "[" + destinations.map(Self.json).joined(separator: ",") + "]")
+        return o.text
+    }
 
-extension Sync {
-    /// A message on one line, its runs of white space (libpq's tabs and newlines) as one space.
-    static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    static func json(_ run: LeadStore.SyncRun) -> String {
+        var o = JSONObject()
+        o.set("to", run.destination)
+        o.set("pending", run.pending)
+        for outcome in [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed] { o.set(outcome.rawValue, run.counts[outcome] ?? 0) }
+        o.set("failures", json: JSONText.array(run.failures))
+        o.set("stopped", run.stopped)
+        return o.text
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPKit
 import LeadEngine
+import LeadSync
 
 /// `leadport undo RUN_ID`: takes back what a run wrote, where the destination allows it.
 struct Undo: ParsableCommand {
@@ -42,24 +43,9 @@ struct Undo: ParsableCommand {
     var json = false
 
     func run() throws {
-        if ledger.hasPrefix("postgres") {
-            throw UndoError(message: "--ledger takes a SQLite file; a shared PostgreSQL ledger is named in a sync configuration (--config), and the runs of workers cannot be undone in this version")
-        }
         let configuration = try config.map { try SyncConfig.load(path: $0, expanding: false) }
-        if configuration?.shared != nil {
-            throw UndoError(message: "\(config ?? "") keeps its ledger in PostgreSQL for sync --worker: the runs of workers cannot be undone in this version (their history stays on the worker)")
-        }
-        // A sync job into sqlite:FILE keeps its runs in that file; the rest in the ledger.
-        var candidates = [configuration?.ledger ?? ledger]
-        for job in configuration?.jobs ?? [] {
-            for value in job.to { if let path = (try? DestinationRegistry.parse(value))?.embeddedPath, !candidates.contains(path) { candidates.append(path) } }
-        }
-        var found: (path: String, store: LeadStore)?
-        for path in candidates where found == nil && FileManager.default.fileExists(atPath: path) {
-            let opened = try LeadStore(path: path)
-            if try opened.hasRun(runID) { found = (path, opened) } else { try opened.close() }
-        }
-        guard let (path, store) = found else {
+        let candidates = try RunDiscovery.candidates(ledger: ledger, configuration: configuration, configPath: config)
+        guard let (path, store) = try RunDiscovery.find(runID, in: candidates) else {
             throw UndoError(message: "no run \(runID) in \(candidates.joined(separator: " or ")); see `leadport status` or an import's run_started event for run ids")
         }
         defer { try? store.close() }
@@ -88,13 +74,7 @@ struct Undo: ParsableCommand {
         let (undoID, done) = try UndoRun(store: store, path: path, run: runID, remotes: remotes, dryRun: dryRun).undo(only: only)
         // A sync job that made the run reads its sources whole again next time: a file it had
         // delivered, and the rows before its watermark, would otherwise not be sent again.
-        var resetJobs: [String] = []
-        if !dryRun, undoID != nil {
-            let statePath = configuration?.ledger ?? path
-            let stateStore = statePath == path ? store : try LeadStore(path: statePath)
-            resetJobs = try stateStore.resetSyncState(run: runID)
-            if statePath != path { try stateStore.close() }
-        }
+        let resetJobs = !dryRun && undoID != nil ? try RunDiscovery.resetJobs(of: runID, store: store, path: path, configuration: configuration) : []
         if json {
             var o = JSONObject()
             o.set("run_id", runID)

@@ -1,82 +1,104 @@
-import ArgumentParser
 import Foundation
 import HTTPKit
+import LeadConnectors
+import LeadCore
 import LeadEngine
+import LeadStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One job of `leadport sync`: its lock, its inputs (files changed since it last delivered
-/// them whole, the table's rows after its watermark), an import of them to its destinations,
-/// and then its state moved on only past what every destination took or finally rejected.
-struct SyncJobRun {
-    let job: SyncConfig.Job
-    let configuration: SyncConfig
-    let progress: Import.ProgressStyle
+/// them whole, the table's rows after its watermark), an import of them to its destinations
+/// (one `ImportRequest`), and then its state moved on only past what every destination took or
+/// finally rejected.
+public struct SyncJob {
+    public let job: SyncConfig.Job
+    public let configuration: SyncConfig
+    public let context: Context
     /// After each commit of the run's ledger (`sync --worker`: copied to the shared one).
-    var afterCommit: (() throws -> Void)? = nil
+    public var afterCommit: (() throws -> Void)?
 
-    struct Result {
-        var name: String
-        var status: Int32
-        var runID: String?
-        var message: String?
-        var destinations: [LeadStore.SyncRun] = []
+    /// What a job's run takes from the program around it.
+    public struct Context {
+        /// What built the rules (`ImportOptions.buildIdentity`).
+        public var build: String
+        /// Whether the import counts its rows first (something shows the total).
+        public var countsRows: Bool
+        /// Where a run's progress events go, given the job's log (which should get each one too) and name.
+        public var reporter: (RotatingLog, String) -> @Sendable (ProgressEvent) -> Void
+        /// Notes and problems for people, one line each.
+        public var warn: (String) -> Void
 
-        var json: String {
-            var o = JSONObject()
-            o.set("name", name)
-            o.set("status", Int(status))
-            o.set("run_id", runID)
-            o.set("message", message)
-            o.set("destinations", json: "[" + destinations.map(SyncJobRun.json).joined(separator: ",") + "]")
-            return o.text
+        public init(build: String, countsRows: Bool, reporter: @escaping (RotatingLog, String) -> @Sendable (ProgressEvent) -> Void, warn: @escaping (String) -> Void) {
+            (self.build, self.countsRows, self.reporter, self.warn) = (build, countsRows, reporter, warn)
         }
     }
 
-    static func json(_ run: LeadStore.SyncRun) -> String {
-        var o = JSONObject()
-        o.set("to", run.destination)
-        o.set("pending", run.pending)
-        for outcome in [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed] { o.set(outcome.rawValue, run.counts[outcome] ?? 0) }
-        o.set("failures", json: JSONText.array(run.failures))
-        o.set("stopped", run.stopped)
-        return o.text
+    public init(job: SyncConfig.Job, configuration: SyncConfig, context: Context, afterCommit: (() throws -> Void)? = nil) {
+        (self.job, self.configuration, self.context, self.afterCommit) = (job, configuration, context, afterCommit)
     }
 
-    static func iso(_ date: Date) -> String {
+    /// How a job's run ended.
+    public struct Result: Sendable {
+        public var name: String
+        /// Its exit status (`ExitStatus`): 4 when another run held the job.
+        public var status: Int32
+        public var runID: String?
+        public var message: String?
+        public var destinations: [LeadStore.SyncRun] = []
+    }
+
+    public static func iso(_ date: Date) -> String {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return f.string(from: date)
     }
 
-    /// An error as people read it (ArgumentParser's errors by their message).
-    static func describe(_ error: any Error) -> String {
-        String(describing: type(of: error)).hasPrefix("CommandError") ? Import.message(for: error) : "\(error)"
+    /// A message on one line, its runs of white space (libpq's tabs and newlines) as one space.
+    public static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
     /// Outcomes a row is done with at a destination: the next run need not send it again.
     static let final: Set<Outcome> = [.created, .updated, .unchanged, .skipped, .rejected]
 
-    func run() -> Result {
+    /// The import the job's inputs go through: the same value `leadport import` builds.
+    func request(inputs: [String]) -> ImportRequest {
+        var request = ImportRequest(files: inputs)
+        request.ledger = configuration.ledger
+        request.destinations = job.to
+        request.exclude = job.exclude
+        request.strictFields = job.strictFields
+        (request.preset, request.mapping, request.enrich) = (job.preset, job.mapping, job.enrich)
+        (request.campaign, request.user, request.region) = (job.campaign, job.user, job.region)
+        return request
+    }
+
+    /// Runs the job once; never throws: what went wrong is in the result's status and message.
+    public func run() -> Result {
         var result = Result(name: job.name, status: 0)
         do {
             try FileManager.default.createDirectory(atPath: configuration.logs + "/" + job.name, withIntermediateDirectories: true)
             let lockPath = JobLock.path(ledger: configuration.ledger, job: job.name)
             guard let lock = try JobLock(path: lockPath) else {
-                result.status = Sync.alreadyRunning
+                result.status = ExitStatus.alreadyRunning
                 result.message = "already running (\(JobLock.holder(path: lockPath) ?? "another sync holds its lock")); nothing was done: this run leaves it to that one"
                 return result
             }
             defer { lock.release() }
             try deliver(&result)
-        } catch let exit as ExitCode {
-            result.status = exit.rawValue
+        } catch let finished as FinishedWithStatus {
+            result.status = finished.status
         } catch {
-            result.status = (error as? any Classified).map { ExitStatus.status(for: $0.disposition) } ?? (error is ValidationError ? ExitStatus.usage : ExitStatus.failed)
-            result.message = Sync.oneLine(KnownSecrets.redact(Self.describe(error)))
+            result.status = (error as? any Classified).map { ExitStatus.status(for: $0.disposition) } ?? ExitStatus.failed
+            result.message = Self.oneLine(KnownSecrets.redact("\(error)"))
             // A run that failed before its destinations answered is shown by `status` too.
             if result.destinations.isEmpty {
                 let runID = result.runID ?? UUID().uuidString.lowercased()
                 result.runID = runID
-                result.destinations = job.to.map { LeadStore.SyncRun(runID: runID, job: job.name, destination: Status.shown($0), started: Self.iso(Date()), seconds: 0,
+                result.destinations = job.to.map { LeadStore.SyncRun(runID: runID, job: job.name, destination: SyncDestination.shown($0), started: Self.iso(Date()), seconds: 0,
                                                                     counts: [:], pending: 0, failures: [], stopped: result.message) }
                 if let store = try? LeadStore(path: configuration.ledger) {
                     try? store.recordSyncRun(result.destinations)
@@ -98,7 +120,7 @@ struct SyncJobRun {
         var digests: [String: String] = [:]
         for pattern in job.files {
             let found = Self.glob(pattern)
-            if found.isEmpty { ExitStatus.printError("leadport: \(job.name): files: \(pattern) names no file (nothing to read there tonight)") }
+            if found.isEmpty { context.warn("leadport: \(job.name): files: \(pattern) names no file (nothing to read there tonight)") }
             for file in found {
                 let digest = try FileDigest.sha256(path: file) + "|" + FileDigest.text(destinations)
                 guard state["file:" + file] != digest else { continue }
@@ -127,36 +149,27 @@ struct SyncJobRun {
             // Nothing new: the run is recorded, with nothing done.
             let runID = UUID().uuidString.lowercased()
             result.runID = runID
-            result.destinations = job.to.map { LeadStore.SyncRun(runID: runID, job: job.name, destination: Status.shown($0), started: Self.iso(started), seconds: 0, counts: [:], pending: 0, failures: [], stopped: nil) }
+            result.destinations = job.to.map { LeadStore.SyncRun(runID: runID, job: job.name, destination: SyncDestination.shown($0), started: Self.iso(started), seconds: 0, counts: [:], pending: 0, failures: [], stopped: nil) }
             try store.recordSyncRun(result.destinations)
             return
         }
-        var arguments = inputs + ["--ledger", configuration.ledger, "--progress", progress.rawValue]
-        for destination in job.to { arguments += ["--to", destination] }
-        for list in job.exclude { arguments += ["--exclude", list] }
-        if job.strictFields { arguments.append("--strict-fields") }
-        for (option, value) in [("--preset", job.preset), ("--mapping", job.mapping), ("--enrich", job.enrich), ("--campaign", job.campaign), ("--user", job.user), ("--region", job.region)] {
-            if let value { arguments += [option, value] }
-        }
-        let command: Import
-        do { command = try Import.parse(arguments) } catch {
-            // The import's own check of the job's options (two sqlite: destinations…), said plainly.
-            throw SyncError(message: Import.message(for: error))
-        }
+        let request = request(inputs: inputs)
+        // The import's own check of the job's options (two sqlite: destinations…), said plainly.
+        do { try request.validate() } catch let error as ImportRequestError { throw SyncError(message: error.message) }
         let log = try RotatingLog(path: folder + "/events.log")
         defer { log.close() }
-        let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
-        let reporter = ProgressReporter(style: style)
-        reporter.log = log
-        reporter.job = job.name
+        let report = context.reporter(log, job.name)
         let tally = Tally()
-        let (summary, problem) = try command.perform(applying: nil, observe: tally.observe, reporter: reporter, afterCommit: afterCommit)
+        let (summary, problem) = try request.perform(build: context.build, countsRows: context.countsRows, onEvent: { event in
+            tally.observe(event)
+            report(event)
+        }, afterCommit: afterCommit, warn: context.warn)
         result.runID = summary.runID
         let seconds = Date().timeIntervalSince(started)
         result.destinations = summary.destinations.map { d in
             LeadStore.SyncRun(runID: summary.runID, job: job.name, destination: d.name, started: Self.iso(started), seconds: seconds, counts: d.counts,
                               pending: tally.unfinished[d.name] ?? 0, failures: tally.failures[d.name] ?? [],
-                              stopped: d.stopped.map { Sync.oneLine(KnownSecrets.redact("\($0)")) })
+                              stopped: d.stopped.map { Self.oneLine(KnownSecrets.redact("\($0)")) })
         }
         var moved: [String: String?] = [:]
         for (file, digest) in digests where !tally.unfinishedFiles.contains(file) { moved["file:" + file] = digest }
@@ -186,7 +199,7 @@ struct SyncJobRun {
         func observe(_ event: ProgressEvent) {
             guard case .row(let r) = event else { return }
             lock.withLock {
-                if !SyncJobRun.final.contains(r.outcome) {
+                if !SyncJob.final.contains(r.outcome) {
                     unfinished[r.destination, default: 0] += 1
                     unfinishedFiles.insert(r.location.file)
                     firstUnfinished[r.location.file] = min(firstUnfinished[r.location.file] ?? .max, r.location.recordIndex)
@@ -212,87 +225,11 @@ struct SyncJobRun {
     }
 }
 
-/// One run of a job at a time (issue 15 item 2): an exclusive flock(2) on the job's lock file,
-/// let go when the process ends however it ends (a killed run holds nothing).
-final class JobLock {
-    private let descriptor: Int32
+/// A sync that cannot run as asked (an unknown job, --worker): by default a usage error (exit 2).
+public struct SyncError: Error, CustomStringConvertible, Classified {
+    public var message: String
+    public var disposition: FailureDisposition = .usage
+    public var description: String { message }
 
-    /// nil when another process holds it.
-    init?(path: String) throws {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ValidationError("cannot open the job's lock \(path): \(String(cString: strerror(errno)))") }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            Glibc.close(fd)
-            return nil
-        }
-        descriptor = fd
-        let holder = "pid \(getpid()) since \(SyncJobRun.iso(Date()))"
-        _ = ftruncate(fd, 0)
-        _ = holder.withCString { write(fd, $0, strlen($0)) }
-    }
-
-    func release() {
-        _ = ftruncate(descriptor, 0)
-        _ = flock(descriptor, LOCK_UN)
-        Glibc.close(descriptor)
-    }
-
-    /// A job's lock: beside the ledger, which every run of the job shares.
-    static func path(ledger: String, job: String) -> String { ledger + ".sync-" + job + ".lock" }
-
-    /// Whether a run holds the lock now (without taking it).
-    static func isHeld(path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { Glibc.close(fd) }
-        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else { return true }
-        _ = flock(fd, LOCK_UN)
-        return false
-    }
-
-    /// Who holds the lock, as it wrote itself there.
-    static func holder(path: String) -> String? {
-        (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
-    }
-}
-
-/// A job's JSON-lines log: rotated whenever it grows past 5 MiB, at a run's start or in its
-/// middle (five old ones kept: events.log.1 … .5), readable by its owner alone.
-final class RotatingLog: @unchecked Sendable {
-    static let limit = 5 << 20
-    private let path: String
-    private var handle: FileHandle
-    private var size: Int
-
-    init(path: String) throws {
-        self.path = path
-        (handle, size) = try Self.open(path)
-        if size > Self.limit { try rotate() }
-    }
-
-    private static func open(_ path: String) throws -> (FileHandle, Int) {
-        let files = FileManager.default
-        if !files.fileExists(atPath: path) { _ = files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) }
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationError("cannot write the job's log \(path)") }
-        return (handle, Int(try handle.seekToEnd()))
-    }
-
-    private func rotate() throws {
-        try? handle.close()
-        let files = FileManager.default
-        try? files.removeItem(atPath: path + ".5")
-        for k in stride(from: 4, through: 1, by: -1) { try? files.moveItem(atPath: path + ".\(k)", toPath: path + ".\(k + 1)") }
-        try files.moveItem(atPath: path, toPath: path + ".1")
-        (handle, size) = try Self.open(path)
-    }
-
-    /// Called one event at a time (the reporter's lock).
-    func write(_ line: String) {
-        let data = Data(line.utf8)
-        if size + data.count > Self.limit, size > 0 { try? rotate() }
-        try? handle.write(contentsOf: data)
-        size += data.count
-    }
-
-    func close() { try? handle.close() }
+    public init(message: String, disposition: FailureDisposition = .usage) { (self.message, self.disposition) = (message, disposition) }
 }

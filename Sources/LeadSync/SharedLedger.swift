@@ -12,7 +12,7 @@ import LeadStore
 /// destination first, and copies what it records back after every commit: a worker that dies
 /// leaves here everything it had recorded, and the next one passes over what is here as the
 /// destination has it.
-public final class SharedLedger: @unchecked Sendable {
+public final class SharedLedger: Ledger, @unchecked Sendable {
     private let connection: PostgresConnection
     private let lock = NSLock()
     public let url: String
@@ -24,11 +24,8 @@ public final class SharedLedger: @unchecked Sendable {
         // safe against that): one at a time, under an advisory lock of LeadPort's own.
         try connection.execute("SELECT pg_advisory_lock(5045584)")
         defer { _ = try? connection.execute("SELECT pg_advisory_unlock(5045584)") }
-        try connection.run(script: """
-            CREATE TABLE IF NOT EXISTS leadport_ledger (
-              destination text NOT NULL, dedupe_key text NOT NULL, remote_id text NOT NULL, content_hash text NOT NULL, run_id text NOT NULL,
-              source_file text, source_sheet text, source_row integer, updated_at text, row_hash text, remote_version text, created_run text,
-              PRIMARY KEY (destination, dedupe_key));
+        try connection.run(script: LedgerSchema.postgresTable + """
+
             CREATE TABLE IF NOT EXISTS leadport_sync_state (job text NOT NULL, name text NOT NULL, value text NOT NULL, PRIMARY KEY (job, name));
             CREATE TABLE IF NOT EXISTS leadport_sync_runs (
               run_id text NOT NULL, job text NOT NULL, destination text NOT NULL, started_at text NOT NULL, seconds double precision NOT NULL,
@@ -83,24 +80,37 @@ public final class SharedLedger: @unchecked Sendable {
                         [job, destination, holder])
     }
 
-    /// This destination's entries, into a worker's own ledger.
-    public func hydrate(destination: String, into store: LeadStore) throws {
-        let rows = try execute("SELECT " + LeadStore.ledgerColumns.map { $0 + "::text" }.joined(separator: ", ") + " FROM leadport_ledger WHERE destination = $1", [destination])
-        try store.loadLedger(rows)
+    public func ledgerRows(destination: String) throws -> [LedgerRow] {
+        try execute("SELECT " + LedgerSchema.names.map { $0 + "::text" }.joined(separator: ", ") + " FROM leadport_ledger WHERE destination = $1", [destination])
+            .compactMap(LedgerRow.init(texts:))
     }
 
-    /// Entries a worker recorded, as `LeadStore.ledgerRows` gives them, over any of the same keys.
-    public func push(_ rows: [[String?]]) throws {
-        let columns = LeadStore.ledgerColumns
+    public func ledger(destination: String, keys: [String]) throws -> [String: LeadStore.LedgerEntry] {
+        var found: [String: LeadStore.LedgerEntry] = [:]
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let part = keys[start..<min(start + 500, keys.count)].map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            for row in try execute("SELECT dedupe_key, remote_id, content_hash, remote_version FROM leadport_ledger WHERE destination = $1 AND dedupe_key = ANY($2::text[])",
+                                   [destination, "{" + part.joined(separator: ",") + "}"]) {
+                guard let key = row[0], let remoteID = row[1], let hash = row[2] else { continue }
+                found[key] = LeadStore.LedgerEntry(remoteID: remoteID, contentHash: hash, remoteVersion: row[3])
+            }
+        }
+        return found
+    }
+
+    /// Entries a worker recorded, over any of the same keys.
+    public func loadLedger(_ rows: [LedgerRow]) throws {
+        let columns = LedgerSchema.columns
         for start in stride(from: 0, to: rows.count, by: 400) {
             let chunk = rows[start..<min(start + 400, rows.count)]
             var parameters: [String?] = []
             let tuples = chunk.enumerated().map { n, row -> String in
-                parameters += row
-                return "(" + columns.indices.map { k in "$\(n * columns.count + k + 1)" + (k == 7 ? "::integer" : "") }.joined(separator: ", ") + ")"
+                parameters += row.texts
+                return "(" + columns.enumerated().map { k, column in "$\(n * columns.count + k + 1)" + (column.isInteger ? "::integer" : "") }.joined(separator: ", ") + ")"
             }
-            _ = try execute("INSERT INTO leadport_ledger (" + columns.joined(separator: ", ") + ") VALUES " + tuples.joined(separator: ", ")
-                            + " ON CONFLICT (destination, dedupe_key) DO UPDATE SET " + columns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", "),
+            _ = try execute("INSERT INTO leadport_ledger (" + LedgerSchema.names.joined(separator: ", ") + ") VALUES " + tuples.joined(separator: ", ")
+                            + " ON CONFLICT (" + LedgerSchema.primaryKey.joined(separator: ", ") + ") DO UPDATE SET "
+                            + LedgerSchema.names.filter { !LedgerSchema.primaryKey.contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", "),
                             parameters)
         }
     }
@@ -129,15 +139,18 @@ public final class SharedLedger: @unchecked Sendable {
 
     /// A job's runs, the latest first (`leadport status` with a shared ledger).
     public func runs(job: String, limit: Int) throws -> [LeadStore.SyncRun] {
-        try execute("""
-            SELECT run_id, job, destination, started_at, seconds::text, created::text, updated::text, unchanged::text, skipped::text, rejected::text, failed::text,
-                   pending::text, failures, stopped FROM leadport_sync_runs WHERE job = $1 ORDER BY started_at DESC LIMIT $2::int
-            """, [job, String(limit * 16)]).map { row in
+        let outcomes = [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed]
+        let columns = ["run_id", "job", "destination", "started_at", "seconds", "pending", "failures", "stopped"] + outcomes.map(\.rawValue)
+        return try execute("SELECT " + columns.map { $0 + "::text" }.joined(separator: ", ") + " FROM leadport_sync_runs WHERE job = $1 ORDER BY started_at DESC LIMIT $2::int",
+                           [job, String(limit * 16)]).map { texts in
+            let row = Dictionary(uniqueKeysWithValues: zip(columns, texts))
+            func text(_ name: String) -> String? { row[name] ?? nil }
             var counts: [Outcome: Int] = [:]
-            for (k, outcome) in [Outcome.created, .updated, .unchanged, .skipped, .rejected, .failed].enumerated() { counts[outcome] = Int(row[5 + k] ?? "") ?? 0 }
-            let failures = (try? JSONSerialization.jsonObject(with: Data((row[12] ?? "[]").utf8))) as? [String] ?? []
-            return LeadStore.SyncRun(runID: row[0] ?? "", job: row[1] ?? "", destination: row[2] ?? "", started: row[3] ?? "", seconds: Double(row[4] ?? "") ?? 0,
-                                     counts: counts, pending: Int(row[11] ?? "") ?? 0, failures: failures, stopped: row[13])
+            for outcome in outcomes { counts[outcome] = Int(text(outcome.rawValue) ?? "") ?? 0 }
+            let failures = (try? JSONSerialization.jsonObject(with: Data((text("failures") ?? "[]").utf8))) as? [String] ?? []
+            return LeadStore.SyncRun(runID: text("run_id") ?? "", job: text("job") ?? "", destination: text("destination") ?? "", started: text("started_at") ?? "",
+                                     seconds: Double(text("seconds") ?? "") ?? 0, counts: counts, pending: Int(text("pending") ?? "") ?? 0, failures: failures,
+                                     stopped: text("stopped"))
         }
     }
 
