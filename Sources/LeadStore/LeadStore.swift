@@ -10,7 +10,7 @@ import LeadCore
 /// inside the database queue, which runs one at a time.
 public final class LeadStore: @unchecked Sendable {
     public let path: String
-    private let db: DatabaseQueue
+    let db: DatabaseQueue
     /// Reused by every transaction (the queue runs one at a time).
     private let scratch = BindScratch()
     /// The time stamp of the transaction `write` left open, nil when none is (used inside the
@@ -153,6 +153,7 @@ public final class LeadStore: @unchecked Sendable {
                 CREATE INDEX idx_sync_runs_job ON leadport_sync_runs(job, started_at);
                 """)
         }
+        registerQRCodes(&m)
         return m
     }
 
