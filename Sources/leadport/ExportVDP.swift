@@ -22,7 +22,7 @@ struct ExportVDP: ParsableCommand {
     @Argument(help: ArgumentHelp("The campaign: its id (a UUID) or its exact name.", valueName: "campaign"))
     var campaign: String
 
-    @Option(name: .customLong("to"), help: ArgumentHelp("The FLYR destination that holds the campaign: sqlite:FILE (default sqlite:leadport.db) or postgres://USER@HOST:PORT/DB (a Supabase project's database URL too).",
+    @Option(name: .customLong("to"), help: ArgumentHelp("The FLYR destination that holds the campaign: sqlite:FILE (default sqlite:leadport.db), postgres://USER@HOST:PORT/DB, or supabase (SUPABASE_URL and a key, as for import).",
                                                         valueName: "dest"))
     var destination = "sqlite:leadport.db"
 
@@ -69,8 +69,11 @@ struct ExportVDP: ParsableCommand {
         case "postgres":
             return try PostgresQRCodes(url: target.value)
         case "supabase":
-            throw ValidationError("export vdp reads a Supabase project through its database: give its URL with --to "
-                                  + "(Project Settings → Database → Connection string: postgres://postgres:PASSWORD@db.PROJECT.supabase.co:5432/postgres)")
+            // Its settings (SUPABASE_URL and a key) as for `import`: a missing one is named, exit status 2.
+            guard let destination = try DestinationRegistry.open(target, settings: try Settings.load(), onRetry: { _ in }) as? SupabaseDestination else {
+                throw ValidationError("--to supabase did not open Supabase's REST API")
+            }
+            return SupabaseQRCodes(destination)
         default:
             throw ValidationError("--to \(target.display) holds no FLYR campaign; export vdp reads sqlite:FILE or a postgres:// URL")
         }
