@@ -45,10 +45,10 @@ final class VDPProgress {
             o.set("sequence", row.sequence)
             o.set("address_id", row.address.id)
             o.set("outcome", row.outcome.rawValue)
-            o.set("slug", row.slug)
-            o.set("qr_url", row.url)
-            o.set("image", row.image)
-            o.set("reason", row.reason)
+            // As import's row events: a field the row has not is left out.
+            for (key, value) in [("slug", row.slug), ("qr_url", row.url), ("image", row.image), ("reason", row.reason)] {
+                if let value { o.set(key, value) }
+            }
             ExitStatus.printError(o.text)
         case .none:
             break

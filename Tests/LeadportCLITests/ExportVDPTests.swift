@@ -72,6 +72,8 @@ struct VDPExportRun {
         #expect(FileManager.default.fileExists(atPath: first.dir.appendingPathComponent("README.txt").path))
         let events = first.result.stderr.split(separator: "\n")
         #expect(events.filter { $0.contains("\"event\":\"row\"") }.count == 4)
+        #expect(events.filter { $0.contains("\"event\":\"row\"") }.last?.contains("\"reason\":\"no delivery line") == true)
+        #expect(events.filter { $0.contains("null") }.isEmpty, "\(events)")
         #expect(events.last?.contains("\"event\":\"run_finished\"") == true && events.last?.contains("\"created\":3") == true)
         let codes = { try DatabaseQueue(path: db).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM qr_codes") ?? -1 } }
         #expect(try codes() == 3)
