@@ -39,7 +39,11 @@ public final class VDPBundle {
         try manifest.write(Self.header)
     }
 
-    deinit {
+    deinit { discard() }
+
+    /// Removes the temporary folder of a ZIP not written (a run that failed; the process may
+    /// exit before this value goes). A folder given with `--out` is left as it is.
+    public func discard() {
         if zipPath != nil { try? FileManager.default.removeItem(at: folder) }
     }
 
@@ -68,6 +72,7 @@ public final class VDPBundle {
         let names = ["README.txt", Self.manifestName] + files
         guard let zipPath else { return (folder.path, names.reduce(0) { $0 + Self.size(folder.appendingPathComponent($1).path) }) }
         let partial = zipPath + ".partial"
+        defer { discard() }
         try writeZip(partial, names: names)
         do {
             if FileManager.default.fileExists(atPath: zipPath) { try FileManager.default.removeItem(atPath: zipPath) }

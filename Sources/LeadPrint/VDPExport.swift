@@ -49,11 +49,17 @@ public final class VDPExport {
         self.slugs = slugs
     }
 
-    /// Writes the bundle's images and manifest; `started` is told the campaign and the number
-    /// of addresses before the first row, `row` each row as it is written.
-    public func run(campaign reference: String, into bundle: VDPBundle,
+    /// The campaign `reference` names (an id or an exact name): its id and name.
+    public func campaign(_ reference: String) throws -> (id: String, name: String) {
+        guard let found = try store.findCampaign(reference) else { throw VDPError.noCampaign(reference, destination: store.name) }
+        return found
+    }
+
+    /// Writes the bundle's images and manifest for the campaign (`campaign(_:)`); `started` is
+    /// told the number of addresses before the first row, `row` each row as it is written.
+    public func run(campaign found: (id: String, name: String), into bundle: VDPBundle,
                     started: (_ id: String, _ name: String, _ total: Int) -> Void, row report: (Row) throws -> Void) throws -> Summary {
-        guard let (campaign, name) = try store.findCampaign(reference) else { throw VDPError.noCampaign(reference, destination: store.name) }
+        let (campaign, name) = found
         let addresses = try store.printAddresses(campaign: campaign)
         started(campaign, name, addresses.count)
         var known = try store.qrSlugs(campaign: campaign)

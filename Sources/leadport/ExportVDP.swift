@@ -29,7 +29,7 @@ struct ExportVDP: ParsableCommand {
     @Option(help: ArgumentHelp("What a QR code opens: this, then the slug.", valueName: "url"))
     var baseURL = "https://flyrpro.app/q/"
 
-    @Option(help: ArgumentHelp("The ZIP to write (default: vdp-CAMPAIGN.zip in the current folder).", valueName: "file.zip"))
+    @Option(help: ArgumentHelp("The ZIP to write (default: vdp-NAME.zip in the current folder, NAME the campaign's).", valueName: "file.zip"))
     var zip: String?
 
     @Option(help: ArgumentHelp("Write the files into this folder (new or empty) instead of a ZIP.", valueName: "dir"))
@@ -47,11 +47,18 @@ struct ExportVDP: ParsableCommand {
 
     func run() throws {
         let store = try openStore()
-        let output = out == nil ? (zip ?? Self.defaultZip(campaign)) : nil
-        let bundle = try VDPBundle(directory: out, zip: output)
+        let export = VDPExport(store: store, baseURL: baseURL)
+        // Found before anything is written: an unknown campaign leaves no folder or file behind.
+        let found = try export.campaign(campaign)
+        let bundle = try VDPBundle(directory: out, zip: out == nil ? (zip ?? Self.defaultZip(found.name)) : nil)
         let reporter = VDPProgress(style: progress, destination: store.name)
-        let summary = try VDPExport(store: store, baseURL: baseURL).run(campaign: campaign, into: bundle,
-                                                                        started: reporter.started, row: reporter.row)
+        let summary: VDPExport.Summary
+        do {
+            summary = try export.run(campaign: found, into: bundle, started: reporter.started, row: reporter.row)
+        } catch {
+            bundle.discard()
+            throw error
+        }
         let (path, bytes) = try bundle.finish(campaign: summary.campaignName, baseURL: baseURL, symbol: QRSymbol())
         reporter.finished(summary, output: path, bytes: bytes)
         if let embedded = store as? EmbeddedQRCodes { try embedded.close() }

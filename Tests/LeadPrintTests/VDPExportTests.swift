@@ -41,7 +41,7 @@ final class VDPExportTests: XCTestCase {
         defer { try? store.close() }
         let run = VDPExport(store: store, baseURL: "https://flyrpro.app/q/", slugs: SlugMaker { queue.isEmpty ? "zzzzzzzz" : queue.removeFirst() })
         var made: [String] = []
-        _ = try run.run(campaign: campaign, into: try VDPBundle(directory: dir.appendingPathComponent(UUID().uuidString).path),
+        _ = try run.run(campaign: try run.campaign(campaign), into: try VDPBundle(directory: dir.appendingPathComponent(UUID().uuidString).path),
                         started: { _, _, _ in }, row: { made.append($0.slug ?? "") })
         return made
     }

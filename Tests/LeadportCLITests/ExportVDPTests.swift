@@ -179,6 +179,7 @@ struct VDPExportRun {
         let unknown = try run.export("Autumn farm", to: "sqlite:" + db)
         #expect(unknown.result.status == 2)
         #expect(unknown.result.stderr.contains("no campaign named \"Autumn farm\""), "\(unknown.result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: unknown.dir.path), "nothing is written for an unknown campaign")
         // Supabase's settings missing: named, as for import.
         let supabase = try run.export(to: "supabase")
         #expect(supabase.result.status == 2 && supabase.result.stderr.contains("SUPABASE_URL"), "\(supabase.result.stderr)")
