@@ -1,7 +1,7 @@
 # LeadPort — the two commands a new user needs are `make demo` and `make test`.
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBS := libzip-dev libxml2-dev libsqlite3-dev libphonenumber-dev libpq5 libcurl4-openssl-dev postgresql pkg-config
+DEBS := libzip-dev libxml2-dev libsqlite3-dev libphonenumber-dev libpq5 libcurl4-openssl-dev postgresql pkg-config libqrencode-dev libpng-dev zbar-tools
 BIN_DEBUG := .build/debug/leadport
 BIN_RELEASE := .build/release/leadport
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

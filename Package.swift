@@ -49,6 +49,10 @@ let package = Package(
         .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors", "LeadEnrich", "HTTPKit",
                                                   .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
                 swiftSettings: uncheckedExclusivityInRelease),
+        // libqrencode and libpng behind one C function (libpng reports errors by longjmp, which
+        // must stay in C); LeadPrint: `leadport export vdp` (QR codes, manifest, ZIP).
+        .target(name: "CLeadQR", linkerSettings: [.linkedLibrary("qrencode"), .linkedLibrary("png")]),
+        .target(name: "LeadPrint", dependencies: ["LeadCore", "LeadConnectors", "LeadStore", "LeadWriters", "CLeadQR", "CLeadZip"]),
         .target(name: "LeadEnrich", dependencies: ["LeadCore", "HTTPKit", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
         // The nightly sync: jobs, their sources and watermarks, locks, logs, status, workers and
         // their leases, and where undo finds a run; it runs the engine through an ImportRequest.
@@ -59,6 +63,7 @@ let package = Package(
             dependencies: [
                 "LeadEngine",
                 "LeadSync",
+                "LeadPrint",
                 "HTTPKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -74,6 +79,7 @@ let package = Package(
         .testTarget(name: "LeadWritersTests", dependencies: ["LeadWriters", "LeadReaders", "LeadTesting"]),
         .testTarget(name: "HTTPKitTests", dependencies: ["HTTPKit", "LeadTesting"]),
         .testTarget(name: "LeadConnectorsTests", dependencies: ["LeadConnectors", "HTTPKit", "LeadTesting", "CLeadPQ"]),
+        .testTarget(name: "LeadPrintTests", dependencies: ["LeadPrint", "LeadStore", "LeadCore"]),
         .testTarget(name: "LeadportCLITests", dependencies: ["LeadTesting", "LeadStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     cxxLanguageStandard: .cxx17

@@ -16,6 +16,7 @@ from bad_night import bad_night_benchmark
 from crm import crm_benchmark
 from enrich import enrich_benchmark
 from sync import hubspot_sync_benchmark, sync_benchmark
+from vdp import vdp_benchmark
 
 TARGETS = [
     # name, file, rows, max seconds, max peak RSS MiB
@@ -62,7 +63,7 @@ def main():
     ap.add_argument("--binary", default=".build/release/leadport")
     ap.add_argument("--data", default="bench/data")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm", "badnight", "enrich", "sync", "synchubspot"], help="run only these benchmarks")
+    ap.add_argument("--only", choices=["destinations", "postgres", "import", "crm", "badnight", "enrich", "sync", "synchubspot", "vdp"], help="run only these benchmarks")
     args = ap.parse_args()
     binary = os.path.abspath(args.binary)
     # Every benchmark writes its data here, whichever runs alone on a fresh clone.
@@ -83,6 +84,9 @@ def main():
         return
     if args.only == "synchubspot":
         print(f"{hubspot_sync_benchmark(binary, args)} target(s) missed")
+        return
+    if args.only == "vdp":
+        print(f"{vdp_benchmark(binary, args)} target(s) missed")
         return
     if args.only:
         path = os.path.join(args.data, "messy-100k.csv")
@@ -123,6 +127,7 @@ def main():
     failures += enrich_benchmark(binary, args)
     failures += sync_benchmark(binary, args)
     failures += hubspot_sync_benchmark(binary, args)
+    failures += vdp_benchmark(binary, args)
     walls = [run_once([binary, "--version"])[0] for _ in range(20)]
     best = min(walls)
     ok = best <= 0.010

@@ -98,3 +98,28 @@ CREATE TABLE IF NOT EXISTS contacts (
 CREATE INDEX IF NOT EXISTS idx_contacts_user ON contacts(user_id);
 CREATE INDEX IF NOT EXISTS idx_contacts_gers ON contacts(gers_id);
 CREATE INDEX IF NOT EXISTS idx_contacts_campaign_gers ON contacts(campaign_id, gers_id);
+
+-- FLYR's QR codes (technical reference §3.2), one per campaign address: `leadport export vdp`
+-- creates a slug for each address that has none and keeps it. landing_page_id refers to
+-- campaign_landing_pages in the FLYR app; that table is not created here, so neither is the
+-- reference.
+CREATE TABLE IF NOT EXISTS qr_codes (
+  id UUID PRIMARY KEY DEFAULT gen_random_uuid(),
+  campaign_id UUID REFERENCES campaigns(id),
+  address_id UUID REFERENCES campaign_addresses(id),
+  landing_page_id UUID,
+  farm_id UUID,
+  batch_id UUID,
+  slug TEXT UNIQUE NOT NULL,
+  qr_url TEXT,
+  qr_image TEXT,
+  destination_type TEXT CHECK (destination_type IN ('landingPage', 'directLink')),
+  direct_url TEXT,
+  qr_variant TEXT CHECK (qr_variant IN ('A', 'B')),
+  metadata JSONB,
+  created_at TIMESTAMPTZ DEFAULT now(),
+  updated_at TIMESTAMPTZ DEFAULT now()
+);
+CREATE UNIQUE INDEX IF NOT EXISTS idx_qr_slug ON qr_codes(slug);
+CREATE INDEX IF NOT EXISTS idx_qr_campaign ON qr_codes(campaign_id);
+CREATE INDEX IF NOT EXISTS idx_qr_address ON qr_codes(address_id);

@@ -40,6 +40,12 @@ public struct AddressRecord: Sendable, Equatable {
     /// `{"lat": …, "lon": …}` (`Coordinate.json`), written as the address is created.
     public var coordinate: String?
 
+    /// The columns as read back from a FLYR table.
+    public init(address: String?, formatted: String?, houseNumber: String?, streetName: String?, locality: String?, region: String?, postalCode: String?) {
+        (self.address, self.formatted, self.houseNumber, self.streetName) = (address, formatted, houseNumber, streetName)
+        (self.locality, self.region, self.postalCode) = (locality, region, postalCode)
+    }
+
     public init(_ a: PostalAddress, coordinate: Coordinate? = nil) {
         self.init(a, deliveryLine: a.deliveryLine, formatted: a.formatted, coordinate: coordinate)
     }

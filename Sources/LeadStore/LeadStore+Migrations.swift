@@ -98,6 +98,7 @@ extension LeadStore {
                 CREATE INDEX idx_sync_runs_job ON leadport_sync_runs(job, started_at);
                 """)
         }
+        registerQRCodes(&m)
         return m
     }
 }

@@ -16,7 +16,7 @@ struct LeadPort: ParsableCommand {
             `leadport cat FILE` to see its rows exactly as read.
             """,
         version: LeadPortVersion.string,
-        subcommands: [Import.self, Enrich.self, Sync.self, Status.self, Undo.self, Apply.self, Inspect.self, Cat.self, Normalize.self, Auth.self]
+        subcommands: [Import.self, Export.self, Enrich.self, Sync.self, Status.self, Undo.self, Apply.self, Inspect.self, Cat.self, Normalize.self, Auth.self]
     )
 
     static func main() {

@@ -33,10 +33,7 @@ final class ProgressReporter: @unchecked Sendable {
         lastDraw = start
     }
 
-    private var elapsed: Double {
-        let d = clock.now - start
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
+    private var elapsed: Double { (clock.now - start).inSeconds }
 
     func handle(_ event: ProgressEvent) {
         lock.lock()
