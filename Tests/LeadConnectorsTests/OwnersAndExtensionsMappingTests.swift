@@ -27,6 +27,12 @@ import Testing
         var two = Self.smiths
         two.otherOwners = []
         #expect(HubSpotContactPayload(lead: two).properties["firstname"] == "John & Mary")
+        // An owner of another family is not named after the first's (BROWN JAMES & JONES
+        // PATRICIA is not Patricia Brown): the contact is the owners of the first's family.
+        #expect(HubSpotContactPayload(lead: mixed).properties["firstname"] == "John & Mary")
+        var families = two
+        families.secondFamilyName = "Jones"
+        #expect(HubSpotContactPayload(lead: families).properties["firstname"] == "John" && HubSpotContactPayload(lead: families).properties["lastname"] == "Smith")
     }
 
     @Test func theExtensionIsInThePhoneAndTheMatchIsTheNumber() throws {

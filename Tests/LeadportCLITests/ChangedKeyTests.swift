@@ -96,4 +96,26 @@ import Testing
         #expect(embedded == ["ann@newmail.com", "bo@example.com", "cy@example.com"])
         #expect(try pg.int("SELECT count(*) FROM contacts") == 3 && pg.int("SELECT count(*) FROM contacts WHERE email = 'ann@newmail.com'") == 1)
     }
+
+    /// A phone with an extension is the same number: the contact whose email changed is still
+    /// found by it (HubSpot holds the text sent, `+16175550111 ext. 22`; Google its number), and
+    /// Google's list of phones does not get the number a second time.
+    @Test func aPhoneWithAnExtensionStillFindsThePerson() throws {
+        let first = ["Bob,Ray,bob@oldmail.com,617-555-0111 x22"]
+        let second = ["Bob,Ray,bob@newmail.com,617-555-0111 x22"]
+        let hubspot = try LocalServer(script: "servers/hubspot_double.py", arguments: ["--lifetime", "300"])
+        let hubspotEnvironment = ["HUBSPOT_TOKEN": "pat-na1-00000000-0000-4000-8000-000000000000", "HUBSPOT_BASE_URL": "http://127.0.0.1:\(hubspot.port)"]
+        let (google, googleEnvironment) = try UndoCommandTests.googleDouble()
+        for (destination, environment) in [("hubspot", hubspotEnvironment), ("google-contacts", googleEnvironment)] {
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent("ledger.db"))
+            _ = try run(first, to: destination, environment: environment)
+            let events = try run(second, to: destination, environment: environment)
+            #expect(events[2]?["outcome"] as? String == "updated", "\(destination): \(events[2] ?? [:])")
+            #expect((events[2]?["reason"] as? String ?? "").contains("matched by phone and name"), "\(destination): \(events[2] ?? [:])")
+        }
+        #expect((try hubspot.control("/_double/state")["contacts"] as? [[String: Any]] ?? []).count == 1)
+        let contacts = try google.control("/_double/state")["contacts"] as? [[String: Any]] ?? []
+        #expect(contacts.count == 1)
+        #expect((contacts.first?["phoneNumbers"] as? [[String: Any]] ?? []).count == 1, "\(contacts)")
+    }
 }

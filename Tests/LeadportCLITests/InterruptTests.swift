@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct InterruptTests {
     /// Runs `arguments`, sends `signal` once the first row event is out, and returns the exit
     /// status and the events (stderr, `--progress jsonl`).
-    private func interrupted(_ arguments: [String], signal: Int32) throws -> (status: Int32, events: [[String: Any]], stderr: String) {
+    private func interrupted(_ arguments: [String], signal: Int32, after marker: String = "\"event\":\"row\"") throws -> (status: Int32, events: [[String: Any]], stderr: String) {
         let process = Process()
         process.executableURL = Leadport.binary
         process.arguments = arguments
@@ -25,7 +25,7 @@ import Testing
             let chunk = err.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             text.append(chunk)
-            if !signalled, String(decoding: text, as: UTF8.self).contains("\"event\":\"row\"") {
+            if !signalled, String(decoding: text, as: UTF8.self).contains(marker) {
                 kill(process.processIdentifier, signal)
                 signalled = true
             }
@@ -77,5 +77,25 @@ import Testing
         #expect(rest.status == 0, "\(rest.stderr.suffix(600))")
         let after = try DatabaseQueue(path: db).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts")! }
         #expect(after == rows)
+    }
+
+    /// A slow destination (a hook answering after 0.2 s, one row a request): the signal stops
+    /// the sending too, within seconds, instead of after every row already read was sent; the
+    /// rows not sent are pending in the report, the rest recorded, and the exit is 130.
+    @Test func aSignalStopsSendingToASlowDestinationWithinSeconds() throws {
+        let server = try LocalServer(script: "servers/scripted_http.py")
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let file = try list(in: t.dir, rows: 300)
+        let report = t.dir.appendingPathComponent("report.csv")
+        let started = Date()
+        let run = try interrupted(["import", file.path, "--to", "webhook:" + server.url("/slow?seconds=0.2").absoluteString, "--ledger", t.dir.appendingPathComponent("l.db").path,
+                                   "--progress", "jsonl", "--report", report.path], signal: SIGINT, after: "\"event\":\"batch\"")
+        #expect(Date().timeIntervalSince(started) < 30, "the run went on sending after the signal")
+        #expect(run.status == 130, "\(run.stderr.suffix(600))")
+        #expect(run.events.contains { $0["event"] as? String == "run_finished" })
+        let reported = try CSVRows.read(report).dropFirst()
+        let created = reported.filter { $0[4] == "created" }.count, pending = reported.filter { $0[4] == "pending" }.count
+        #expect(created > 0 && pending > 0 && created + pending == reported.count, "created \(created), pending \(pending) of \(reported.count)")
     }
 }

@@ -37,8 +37,10 @@ extension GoogleContactsDestination {
         if !keeps(policy[.company], held: !(current?.organizations ?? []).isEmpty) { sent.organizations = nil }
         if !keeps(policy[.notes], held: !(current?.biographies ?? []).isEmpty) { sent.biographies = nil }
         sent.emailAddresses = Self.list(person.emailAddresses, held: current.map { $0.emailAddresses ?? [] }, policy: policy[.email]) { $0.value.lowercased() }
+        // A number as E.164 without its extension: `(617) 555-0600` and `+16175550600 ext. 7`
+        // are one number, added once.
         sent.phoneNumbers = Self.list(person.phoneNumbers, held: current.map { $0.phoneNumbers ?? [] }, policy: policy.update["phone"] ?? policy[.mobile]) {
-            $0.canonicalForm ?? $0.value.filter { $0.isNumber || $0 == "+" }
+            GoogleContactsIndex.phone($0.canonicalForm ?? $0.value) ?? $0.value.filter { $0.isNumber || $0 == "+" }
         }
         return sent
     }

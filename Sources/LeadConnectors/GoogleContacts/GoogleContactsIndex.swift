@@ -24,7 +24,8 @@ public struct GoogleContactsIndex: Sendable {
             if !key.isEmpty, byEmail[key] == nil { byEmail[key] = person }
         }
         for phone in person.phoneNumbers ?? [] {
-            if let key = Self.phone(phone.canonicalForm ?? phone.value), byPhone[key] == nil { byPhone[key] = person }
+            // By the canonical form and by the text (one without the other's mistakes).
+            for key in Set([phone.canonicalForm, phone.value].compactMap { $0.flatMap(Self.phone) }) where byPhone[key] == nil { byPhone[key] = person }
         }
     }
 

@@ -108,7 +108,7 @@ public final class HubSpotDestination: Destination {
     private func rematch(_ leads: inout [OutboundLead], _ sought: [(k: Int, payload: HubSpotContactPayload, match: HubSpotMatch)]) throws {
         let wanted = Array(Set(sought.flatMap { $0.payload.properties.keys } + ["email"]))
         do throws(HubSpotError) {
-            let byPhone = try api.search(phones: sought.compactMap(\.match.phone), properties: wanted).sorted { (Int($0.id) ?? 0) < (Int($1.id) ?? 0) }
+            let byPhone = try api.search(phones: sought.flatMap(\.match.phoneValues), properties: wanted).sorted { (Int($0.id) ?? 0) < (Int($1.id) ?? 0) }
             guard !byPhone.isEmpty else { return }
             var candidates: [(k: Int, payload: HubSpotContactPayload, contact: HubSpotContact)] = []
             var taken: Set<String> = []

@@ -91,7 +91,13 @@ extension HubSpotContactPayload {
     public init(lead: Lead, mapping: HubSpotMapping = HubSpotMapping()) {
         self.init()
         var first = [lead.givenName, lead.middleName].compactMap { $0 }.joined(separator: " ")
-        if lead.household { first = Salutation.list([first, lead.secondGivenName] + lead.otherOwners.map(\.given)) }
+        if lead.household {
+            // A contact's first name holds the owners of its family name (`John & Mary` Smith);
+            // an owner of another family (`BROWN JAMES & JONES PATRICIA`) is not named Brown.
+            func sameFamily(_ family: String?) -> Bool { family == nil || family == lead.familyName }
+            let others = lead.otherOwners.filter { sameFamily($0.family) }.map(\.given)
+            first = Salutation.list([Optional(first)] + (sameFamily(lead.secondFamilyName) ? [lead.secondGivenName] : []) + others)
+        }
         self["firstname"] = first
         self["lastname"] = lead.familyName
         self["email"] = lead.email

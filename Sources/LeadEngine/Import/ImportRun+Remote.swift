@@ -35,6 +35,12 @@ extension ImportRun {
     }
 
     /// The destination failed in `prepare`: it stops, and the other destinations go on.
+    /// The signal came before these rows were sent.
+    struct InterruptedBeforeSending: Error, CustomStringConvertible {
+        var destination: String
+        var description: String { "\(destination): interrupted before every row read was sent; the rows not sent are pending, and the next run sends them" }
+    }
+
     struct DestinationStopped: Error {
         var error: any Error
     }
@@ -162,6 +168,9 @@ extension ImportRun {
         var unsent: Set<Int> = []
         // Usually every lead goes: then the array itself, not a copy of each lead.
         let results = splitter.deliver(sending.count == outbound.count ? outbound : sending.map { outbound[$0] }) { slice in
+            // After SIGINT or SIGTERM nothing more is sent: what was confirmed is recorded, the
+            // rest stays pending (a slow destination would otherwise take minutes to finish).
+            if sent.stopped == nil, Interruption.requested != 0 { sent.stopped = InterruptedBeforeSending(destination: lane.name) }
             if sent.stopped == nil {
                 do {
                     let answer = try remote.send(slice, campaign: lane.campaign, user: lane.user)
