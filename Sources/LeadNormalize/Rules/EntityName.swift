@@ -9,6 +9,12 @@ enum EntityName {
     static func recognize(_ words: [String]) -> String? {
         let keys = words.map { NameRule.key($0) ?? $0.lowercased() }
         guard isEntity(words, keys) else { return nil }
+        // A government in county order (`AUSTIN CITY OF`, `TEXAS STATE OF`) is addressed as it
+        // names itself: City of Austin.
+        let n = keys.count
+        if n >= 3, keys[n - 1] == "of", ["city", "county", "state", "town", "village"].contains(keys[n - 2]) {
+            return cased(Array(words[(n - 2)...]) + words[..<(n - 2)])
+        }
         return cased(words)
     }
 
