@@ -70,23 +70,11 @@ def main():
     os.makedirs(args.data, exist_ok=True)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
     print(f"{'benchmark':<18} {'best s':>8} {'target':>8} {'rows/s':>12} {'MB/s':>8} {'peak RSS':>10} {'target':>8}  result")
-    if args.only == "crm":
-        print(f"{crm_benchmark(binary, args)} target(s) missed")
-        return
-    if args.only == "badnight":
-        print(f"{bad_night_benchmark(binary, args)} target(s) missed")
-        return
-    if args.only == "enrich":
-        print(f"{enrich_benchmark(binary, args)} target(s) missed")
-        return
-    if args.only == "sync":
-        print(f"{sync_benchmark(binary, args)} target(s) missed")
-        return
-    if args.only == "synchubspot":
-        print(f"{hubspot_sync_benchmark(binary, args)} target(s) missed")
-        return
-    if args.only == "vdp":
-        print(f"{vdp_benchmark(binary, args)} target(s) missed")
+    # The benchmarks that run alone, each with its own data and doubles.
+    alone = {"crm": crm_benchmark, "badnight": bad_night_benchmark, "enrich": enrich_benchmark, "sync": sync_benchmark,
+             "synchubspot": hubspot_sync_benchmark, "vdp": vdp_benchmark}
+    if args.only in alone:
+        print(f"{alone[args.only](binary, args)} target(s) missed")
         return
     if args.only:
         path = os.path.join(args.data, "messy-100k.csv")
