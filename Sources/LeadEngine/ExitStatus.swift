@@ -21,6 +21,19 @@ public enum ExitStatus {
     /// 128 + the signal's number, as a shell reports a command a signal ended.
     public static func interrupted(by signal: Int32) -> Int32 { 128 + signal }
 
+    /// The status of a run with several problems (several destinations, several sync jobs): a
+    /// usage problem first (nothing could start as asked), then a failure, then a sync job
+    /// already running, then rejected rows; 0 when there are none.
+    public static func gravest(_ statuses: [Int32]) -> Int32 {
+        for status in [usage, failed, alreadyRunning, someRejected] where statuses.contains(status) { return status }
+        return statuses.first { $0 != success } ?? success
+    }
+
+    /// The gravest of several problems' dispositions, as a status.
+    public static func gravest(_ dispositions: [FailureDisposition]) -> Int32 {
+        gravest(dispositions.map(status(for:)))
+    }
+
     public static func status(for disposition: FailureDisposition) -> Int32 {
         switch disposition {
         case .usage: return usage

@@ -52,7 +52,7 @@ struct Auth: ParsableCommand {
                 }
             } catch let error as GoogleContactsError {
                 throw DestinationError(destination: "google-contacts", message: error.message,
-                                       disposition: error.disposition == .configuration ? .usage : .terminal)
+                                       disposition: error.disposition == .usage ? .usage : .terminal)
             } catch let error as LoopbackRedirect.Failure {
                 throw DestinationError(destination: "auth google", message: error.description)
             }

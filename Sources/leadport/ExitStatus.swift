@@ -16,7 +16,6 @@ extension ExitStatus {
             printError("leadport: \(classified.description)")
             Glibc.exit(status(for: classified.disposition))
         }
-        if let exit = error as? ExitCode { Glibc.exit(exit.rawValue) }
         if let finished = error as? FinishedWithStatus { Glibc.exit(finished.status) }
         // A bad option or argument: ArgumentParser's message and usage, with our usage status
         // (2, design.md §4.6) instead of its EX_USAGE (64).

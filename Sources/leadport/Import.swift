@@ -131,14 +131,19 @@ struct Import: ParsableCommand {
         // Applying a plan: its rows not met in the file (moved, deleted, their sheet renamed).
         var unmet = Set(check?.rows.keys.map { $0 } ?? [])
         Interruptions.catchSignals()
+        // A plan that cannot be written fails the run (the dry run is for it): the first error is
+        // kept, and thrown when the run has ended, so the exit happens in one place.
+        let planFailure = PlanFailure()
         let summary = try ImportRun(options: options) { event in
-            // A plan that cannot be written ends the run: the dry run is for it.
-            do { try planWriter?.handle(event) } catch { ExitStatus.exit(for: error) }
+            if planFailure.error == nil {
+                do { try planWriter?.handle(event) } catch { planFailure.error = error }
+            }
             if !unmet.isEmpty, case .row(let r) = event {
                 unmet.remove(PlanCheck.Key(destination: r.destination, file: r.location.file, sheet: r.location.sheet, row: r.location.row))
             }
             reporter.handle(event)
         }.run()
+        if let error = planFailure.error { throw error }
         if !unmet.isEmpty {
             let first = unmet.sorted { ($0.file, $0.sheet, $0.row) < ($1.file, $1.sheet, $1.row) }.first!
             ExitStatus.printError("leadport: \(unmet.count) row\(unmet.count == 1 ? "" : "s") of the plan \(unmet.count == 1 ? "was" : "were") not found in the file "
@@ -152,6 +157,11 @@ struct Import: ParsableCommand {
         }
         return (summary, request.problem(of: summary, unmetRows: !unmet.isEmpty, warn: ExitStatus.printError))
     }
+}
+
+/// The first error writing a dry run's plan, set from the run's event callback.
+private final class PlanFailure: @unchecked Sendable {
+    var error: (any Error)?
 }
 
 /// Ctrl-C or a service manager's stop ends a run cleanly: the rows read so far are delivered,

@@ -99,7 +99,7 @@ struct Sync: ParsableCommand {
                 let outcome = try SyncWorker(configuration: configuration, jobs: jobs, context: context).run(shared: try SharedLedger(url: url))
                 if let lost = outcome.lostLease {
                     ExitStatus.printError("leadport: the lease of \(lost.job) → \(lost.destination) was lost to another worker; stopping")
-                    throw ExitCode(ExitStatus.failed)
+                    throw FinishedWithStatus(ExitStatus.failed)
                 }
                 results = outcome.results
             } catch let error as PostgresError {
@@ -118,12 +118,12 @@ struct Sync: ParsableCommand {
                 results.append(result)
             }
         }
-        let status = Self.gravest(results.map(\.status))
+        let status = ExitStatus.gravest(results.map(\.status))
         do { try writeSummary(started: started, status: status, jobs: results, message: nil) } catch {
             ExitStatus.printError("leadport: cannot write --summary-json \(summaryJson ?? ""): \(error.localizedDescription)")
-            throw ExitCode(ExitStatus.failed)
+            throw FinishedWithStatus(ExitStatus.failed)
         }
-        if status != 0 { throw ExitCode(status) }
+        if status != 0 { throw FinishedWithStatus(status) }
     }
 
     /// `--summary-json`: when the run started, how long it took, its exit status, and each job's.
@@ -136,13 +136,6 @@ struct Sync: ParsableCommand {
         if let message { o.set("message", KnownSecrets.redact(message)) }
         o.set("jobs", json: "[" + jobs.map(\.json).joined(separator: ",") + "]")
         try (o.text + "\n").write(toFile: summaryJson, atomically: true, encoding: .utf8)
-    }
-
-    /// The status of a run of several jobs: a usage problem first, then a failure, then a job
-    /// already running, then rejected rows.
-    static func gravest(_ statuses: [Int32]) -> Int32 {
-        for status in [ExitStatus.usage, ExitStatus.failed, ExitStatus.alreadyRunning, ExitStatus.someRejected] where statuses.contains(status) { return status }
-        return 0
     }
 
     /// This binary and the configuration, as absolute paths for a crontab or unit file.

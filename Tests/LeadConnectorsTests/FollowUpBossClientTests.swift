@@ -75,12 +75,12 @@ import Testing
     // MARK: Configuration
 
     @Test func configurationNamesTheVariableToSetAndShowsNoSecret() throws {
-        func message(_ env: [String: String]) -> (String, FollowUpBossErrorDisposition?)? {
+        func message(_ env: [String: String]) -> (String, FailureDisposition?)? {
             do { _ = try FollowUpBossConfig(environment: env) } catch let e as FollowUpBossError { return (e.message, e.disposition) } catch { return nil }
             return nil
         }
         #expect(message([:])?.0.contains("FUB_API_KEY is not set") == true)
-        #expect(message([:])?.1 == .configuration)
+        #expect(message([:])?.1 == .usage)
         #expect(message(["FUB_API_KEY": "k-1234", "FUB_SYSTEM": "LeadPort"])?.0.contains("FUB_SYSTEM_KEY") == true)
         #expect(message(["FUB_API_KEY": "k-1234", "FUB_SYSTEM_KEY": "s-1234"])?.0.contains("FUB_SYSTEM is not set") == true)
         #expect(message(["FUB_API_KEY": "k-1234", "FUB_BASE_URL": "http://127.0.0.1:9/v1"])?.0.contains("FUB_BASE_URL has a path") == true)
@@ -288,7 +288,7 @@ import Testing
         #expect(result.outcomes.first?.personID != nil)
         #expect(Array(result.outcomes.dropFirst()) == [.notSent, .notSent])
         #expect(result.stoppedBy?.kind == .serverFailed)
-        #expect(result.stoppedBy?.disposition == .runFailure)
+        #expect(result.stoppedBy?.disposition == .terminal)
         #expect(try people().count == 1)
     }
 
@@ -314,7 +314,7 @@ import Testing
         let wrongKey = "fub-wrong-key-0123456789"
         let (error, seconds) = try failure { try api(key: wrongKey, backoff: .standard).me() }
         #expect(seconds < 2)
-        #expect(error.kind == .credentialsRefused && error.disposition == .runFailure)
+        #expect(error.kind == .credentialsRefused && error.disposition == .terminal)
         #expect(error.variable == "FUB_API_KEY" && error.message.contains("FUB_API_KEY"))
         let basic = Data("\(wrongKey):".utf8).base64EncodedString()
         for secret in [wrongKey, basic, Self.systemKey] { #expect(!error.message.contains(secret), "\(secret) in \(error.message)") }
@@ -341,7 +341,7 @@ import Testing
         try control("faults", #"{"expire":true}"#)
         let api = try api()
         let (error, _) = try failure { try api.me() }
-        #expect(error.kind == .accessDenied && error.status == 403 && error.disposition == .runFailure)
+        #expect(error.kind == .accessDenied && error.status == 403 && error.disposition == .terminal)
         #expect(error.message.contains("expired"), "the server's reason: \(error.message)")
         #expect(try api.send(Self.mapping.event(Self.annLee, system: "LeadPort")).personID != nil)
     }
@@ -361,7 +361,7 @@ import Testing
         Thread.sleep(forTimeInterval: 0.1)
         let (error, seconds) = try failure { try api(port: port, backoff: .standard).me() }
         #expect(seconds < 2)
-        #expect(error.kind == .unreachable && error.disposition == .runFailure)
+        #expect(error.kind == .unreachable && error.disposition == .terminal)
         #expect(error.variable == "FUB_BASE_URL" && error.message.contains("FUB_BASE_URL"))
     }
 

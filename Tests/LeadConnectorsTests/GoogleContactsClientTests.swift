@@ -148,7 +148,7 @@ import Testing
             environment[missing] = " "
             let error = #expect(throws: GoogleContactsError.self) { try GoogleContactsConfig(environment: environment) }
             #expect(error?.kind == .configuration(variable: missing))
-            #expect(error?.disposition == .configuration)
+            #expect(error?.disposition == .usage)
             #expect(error?.message.contains("set \(missing)") == true)
         }
         for (name, value) in [("GOOGLE_PEOPLE_BASE_URL", "http://127.0.0.1:8080/v1"), ("GOOGLE_PEOPLE_BASE_URL", "people.googleapis.com"), ("GOOGLE_TOKEN_URL", "ftp://x/token")] {
@@ -311,7 +311,7 @@ import Testing
         let error = #expect(throws: GoogleContactsError.self) { try client.batchCreateContacts(Self.people(1, from: 1)) }
         #expect(Date().timeIntervalSince(start) < 2)
         #expect(error?.kind == .quotaExhausted(daily: true))
-        #expect(error?.disposition == .runFailure)
+        #expect(error?.disposition == .terminal)
         // No retry of the refused write. Counted from the client's retries after the first
         // write rather than from the double's 429s: on a busy CI host the double once counted
         // two, which a retry of the first write (its own business) would explain.
@@ -340,7 +340,7 @@ import Testing
         let error = #expect(throws: GoogleContactsError.self) { try api(secret: "wrong-secret-0f9e").listConnections() }
         #expect(Date().timeIntervalSince(start) < 2)
         #expect(error?.kind == .credentialsRefused(variable: "GOOGLE_CLIENT_ID"))
-        #expect(error?.disposition == .runFailure)
+        #expect(error?.disposition == .terminal)
         let message = error?.message ?? ""
         #expect(message.contains("GOOGLE_CLIENT_SECRET"))
         #expect(message.contains("[redacted]"), "the double echoed the credentials: \(message)")

@@ -218,7 +218,7 @@ import Testing
             _ = try api(attempts: 3).upsert([HubSpotContactPayload(properties: ["email": "storm2@example.com"])])
             Issue.record("no error")
         } catch {
-            #expect(error.kind == .gaveUp(status: 503) && error.disposition == .runFailure)
+            #expect(error.kind == .gaveUp(status: 503) && error.disposition == .terminal)
         }
     }
 
@@ -231,7 +231,7 @@ import Testing
             Issue.record("no error")
         } catch {
             #expect(Date().timeIntervalSince(start) < 2)
-            #expect(error.kind == .credentialsRefused && error.disposition == .runFailure)
+            #expect(error.kind == .credentialsRefused && error.disposition == .terminal)
             #expect(error.message.contains("HUBSPOT_TOKEN"))
             #expect(error.message.contains("INVALID_AUTHENTICATION"))
             #expect(!error.description.contains(secret) && !error.description.contains("11111111-2222"), "\(error)")
@@ -288,7 +288,7 @@ import Testing
             Issue.record("no error")
         } catch {
             #expect(Date().timeIntervalSince(start) < 2, "not retried for minutes")
-            #expect(error.kind == .unreachable && error.disposition == .runFailure)
+            #expect(error.kind == .unreachable && error.disposition == .terminal)
             #expect(error.message.contains("HUBSPOT_BASE_URL"))
         }
     }
@@ -347,7 +347,7 @@ import Testing
             _ = try client.upsert([HubSpotContactPayload(properties: ["email": "b@example.com"])])
             Issue.record("no error")
         } catch {
-            #expect(error.kind == .dailyLimit(resetsAt: resetsAt) && error.disposition == .runFailure)
+            #expect(error.kind == .dailyLimit(resetsAt: resetsAt) && error.disposition == .terminal)
             #expect(error.message.contains("resets at") && error.message.contains("UTC"), "\(error.message)")
         }
         #expect((try stats()["rate_limited"] as? [String: Int])?["daily"] == 1, "not retried")
@@ -368,8 +368,8 @@ import Testing
                 _ = try HubSpotConfig(environment: environment)
                 Issue.record("accepted \(environment)")
             } catch {
-                #expect(error.kind == .configuration(variable: variable) && error.disposition == .configuration)
-                #expect(error.message.contains(variable) && error.disposition.exitStatus == 2)
+                #expect(error.kind == .configuration(variable: variable) && error.disposition == .usage)
+                #expect(error.message.contains(variable))
                 #expect(!error.message.contains("00000000-0000"), "no secret in the message")
             }
         }

@@ -8,7 +8,7 @@ import LeadCore
 /// phone and name); a lead the ledger knows and that changed is one `PUT /v1/people/{id}`.
 ///
 /// Follow Up Boss has no batch endpoint: a batch of up to 50 leads is sent one request a lead,
-/// `FUB_IN_FLIGHT` (8) requests at a time (issue 22 item 3: one at a time, each 503's backoff idled the
+/// `FUB_IN_FLIGHT` (8) requests at a time (one at a time, each 503's backoff idled the
 /// whole lane). Each write is answered (or stops the destination) on its own, and nothing
 /// confirmed is ever lost with a stop.
 public final class FollowUpBossDestination: Destination {
@@ -62,7 +62,7 @@ public final class FollowUpBossDestination: Destination {
     /// The error that stops this destination: its settings are to blame (exit 2), or the run
     /// failed (exit 1). The message is the client's, already scrubbed of every secret.
     static func stop(_ error: FollowUpBossError) -> DestinationError {
-        DestinationError(destination: kind, message: error.message, disposition: error.disposition == .configuration ? .usage : .terminal)
+        DestinationError(destination: kind, message: error.message, disposition: error.disposition)
     }
 
     /// Follow Up Boss has no campaigns: the campaign's name travels as a tag.
@@ -157,7 +157,7 @@ public final class FollowUpBossDestination: Destination {
     /// One lead's write: a PUT for a lead the ledger knows (an event again when Follow Up Boss
     /// no longer has that person: deleted, or merged into another), else an event. A refusal
     /// naming one field of the person (`Invalid phone: …`) is sent again without that field,
-    /// and the field named in the row's reason (issue 22 item 4), unless `--strict-fields`.
+    /// and the field named in the row's reason, unless `--strict-fields`.
     func deliver(_ lead: OutboundLead, campaign: String?) throws -> DeliveryResult {
         var left: [String] = []
         var unwritten: [String] = []

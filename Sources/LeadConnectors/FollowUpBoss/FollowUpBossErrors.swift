@@ -1,30 +1,10 @@
 import Foundation
-
-/// What a Follow Up Boss error means for the run, and so its exit status (issue 13, item 5).
-///
-/// | disposition | exit | examples |
-/// | --- | --- | --- |
-/// | `configuration` | 2 | `FUB_API_KEY` missing, `FUB_BASE_URL` not a base URL |
-/// | `runFailure` | 1 | host unreachable (refused, DNS, TLS), key refused (401), account locked (403), 5xx or 429 outlasting the retries |
-/// | `rowRejected` | 3 | one event or update refused (400) with Follow Up Boss's reason |
-///
-/// A run failure stops this destination at once; its unsent rows stay pending for the rerun.
-public enum FollowUpBossErrorDisposition: Sendable, Equatable {
-    case configuration, runFailure, rowRejected
-
-    public var exitStatus: Int32 {
-        switch self {
-        case .configuration: return 2
-        case .runFailure: return 1
-        case .rowRejected: return 3
-        }
-    }
-}
+import LeadCore
 
 /// Anything that goes wrong between LeadPort and Follow Up Boss. `message` is for people and
 /// never holds a secret: every text that came from the server or the transport has been
 /// through the client's `Redactor`, so a server that echoes the key back echoes it to no one.
-public struct FollowUpBossError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct FollowUpBossError: Error, Sendable, Equatable, CustomStringConvertible, Classified {
     public enum Kind: Sendable, Equatable {
         /// A variable is missing or malformed.
         case configuration
@@ -60,11 +40,15 @@ public struct FollowUpBossError: Error, Sendable, Equatable, CustomStringConvert
         (self.kind, self.message, self.status, self.variable) = (kind, message, status, variable)
     }
 
-    public var disposition: FollowUpBossErrorDisposition {
+    /// A missing or malformed variable: nothing was sent (`usage`). One refused event or update
+    /// (`rowRejected`): the others go on. Anything else (host unreachable, key refused, account
+    /// locked, 5xx or 429 outlasting the retries) stops this destination at once, its unsent rows
+    /// pending for the rerun (`terminal`).
+    public var disposition: FailureDisposition {
         switch kind {
-        case .configuration: return .configuration
+        case .configuration: return .usage
         case .rejected: return .rowRejected
-        default: return .runFailure
+        default: return .terminal
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import HTTPKit
 import LeadCore
 
-/// `--to google-contacts` (issue 13, item 9): each lead as a contact of the signed-in Google
+/// `--to google-contacts`: each lead as a contact of the signed-in Google
 /// account, through `GoogleContactsAPI` (which paces, retries, refreshes the token and keeps
 /// writes one at a time).
 ///
@@ -200,7 +200,7 @@ public final class GoogleContactsDestination: Destination {
         do {
             return try body()
         } catch let error as GoogleContactsError {
-            if error.disposition == .configuration { throw DestinationError(destination: name, message: error.message, disposition: .usage) }
+            if error.disposition == .usage { throw DestinationError(destination: name, message: error.message, disposition: .usage) }
             throw DestinationError(destination: name, message: error.message + "; nothing more is sent to it, and what was not sent goes with the next run")
         } catch let error as HTTPTransportError {
             throw DestinationError(destination: name, message: "no answer from Google (\(api.redactor.redact(error.description))); what was not sent goes with the next run")

@@ -1,22 +1,11 @@
 import Foundation
+import LeadCore
 import HTTPKit
-
-/// What the run does about a Google Contacts error (issue 13, item 5). The lead engineer will
-/// fold this into the one disposition type every destination shares.
-///
-/// | disposition | exit status | what happens |
-/// | --- | --- | --- |
-/// | `configuration` | 2 | nothing is sent; the message says which variable to set |
-/// | `runFailure` | 1 | this destination stops at once; its unsent rows stay pending for the rerun |
-/// | `rowRejected` | 3 (for that row) | the row is reported with the reason; the others go on |
-public enum GoogleContactsErrorDisposition: Sendable, Equatable {
-    case configuration, runFailure, rowRejected
-}
 
 /// Everything the Google Contacts client throws. The message is already scrubbed of every
 /// secret the client holds (client secret, refresh token, access tokens), even when it repeats
 /// what the server sent back.
-public struct GoogleContactsError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct GoogleContactsError: Error, Sendable, Equatable, CustomStringConvertible, Classified {
     public enum Kind: Sendable, Equatable {
         /// A variable is missing or malformed.
         case configuration(variable: String)
@@ -49,10 +38,14 @@ public struct GoogleContactsError: Error, Sendable, Equatable, CustomStringConve
         (self.kind, self.message, self.status) = (kind, message, status)
     }
 
-    public var disposition: GoogleContactsErrorDisposition {
+    /// A missing or malformed variable: nothing is sent (`usage`). Google refused this contact,
+    /// or it is gone or kept changing: the row is reported and the others go on (`rowRejected`).
+    /// Anything else stops this destination at once, its unsent rows pending for the rerun
+    /// (`terminal`).
+    public var disposition: FailureDisposition {
         switch kind {
-        case .configuration: return .configuration
-        case .unreachable, .credentialsRefused, .signInAgain, .quotaExhausted, .serverFailed: return .runFailure
+        case .configuration: return .usage
+        case .unreachable, .credentialsRefused, .signInAgain, .quotaExhausted, .serverFailed: return .terminal
         case .rejected, .notFound, .conflict: return .rowRejected
         }
     }

@@ -171,6 +171,6 @@ public final class HubSpotDestination: Destination {
     /// A client error as the run sees it: settings are a configuration problem (exit 2),
     /// everything else stops this destination (exit 1) with the client's message.
     func stop(_ error: HubSpotError) -> DestinationError {
-        DestinationError(destination: name, message: error.message, disposition: error.disposition == .configuration ? .usage : .terminal)
+        DestinationError(destination: name, message: error.message, disposition: error.disposition)
     }
 }

@@ -1,25 +1,5 @@
 import Foundation
-
-/// What the run does about a HubSpot error; the one exit map reads it (issue 13 item 5). A
-/// per-CRM copy for now: the lead engineer unifies the three.
-public enum HubSpotErrorDisposition: Sendable, Equatable {
-    /// Missing or malformed settings: nothing was sent. Exit 2.
-    case configuration
-    /// HubSpot cannot be reached, refuses the credentials, or the day's requests are used up:
-    /// this destination stops, its unsent rows stay pending for the next run. Exit 1.
-    case runFailure
-    /// HubSpot refused one row; the others go on. Exit 3 once the run has finished.
-    case rowRejected
-
-    /// The exit status this disposition asks for.
-    public var exitStatus: Int32 {
-        switch self {
-        case .configuration: return 2
-        case .runFailure: return 1
-        case .rowRejected: return 3
-        }
-    }
-}
+import LeadCore
 
 /// Why HubSpot refused one input of a batch, as HubSpot said it: the property it names (from the
 /// `VALIDATION_ERROR`'s embedded JSON), its error code and message.
@@ -71,7 +51,7 @@ public struct HubSpotRejection: Sendable, Equatable, CustomStringConvertible {
 /// Everything the HubSpot client throws. Its `message` names what to do (the variable to set,
 /// when the limit resets) and never holds a secret: every text that came from HubSpot or the
 /// transport passed through the client's `Redactor` first.
-public struct HubSpotError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct HubSpotError: Error, Sendable, Equatable, CustomStringConvertible, Classified {
     public enum Kind: Sendable, Equatable {
         /// A variable is missing or malformed.
         case configuration(variable: String)
@@ -101,11 +81,15 @@ public struct HubSpotError: Error, Sendable, Equatable, CustomStringConvertible 
         (self.kind, self.message) = (kind, message)
     }
 
-    public var disposition: HubSpotErrorDisposition {
+    /// Missing or malformed settings: nothing was sent (`usage`). HubSpot refused one row: the
+    /// others go on (`rowRejected`). HubSpot cannot be reached, refuses the credentials, or the
+    /// day's requests are used up: this destination stops, its unsent rows pending for the next
+    /// run (`terminal`).
+    public var disposition: FailureDisposition {
         switch kind {
-        case .configuration: return .configuration
+        case .configuration: return .usage
         case .rowRejected: return .rowRejected
-        case .credentialsRefused, .unreachable, .answerLost, .dailyLimit, .gaveUp, .refused: return .runFailure
+        case .credentialsRefused, .unreachable, .answerLost, .dailyLimit, .gaveUp, .refused: return .terminal
         }
     }
 

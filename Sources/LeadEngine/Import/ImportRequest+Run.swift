@@ -101,9 +101,9 @@ extension ImportRequest {
         }
         if let last = problems.last, Interruption.requested == 0 {
             for problem in problems.dropLast() { warn("leadport: \(problem)") }
-            if problems.count > 1, let worst = problems.compactMap({ ($0 as? any Classified)?.disposition }).map(ExitStatus.status(for:)).max() {
+            if problems.count > 1 {
                 warn("leadport: \(last)")
-                return FinishedWithStatus(worst)
+                return FinishedWithStatus(ExitStatus.gravest(problems.map { ($0 as? any Classified)?.disposition ?? .terminal }))
             }
             return last
         }
