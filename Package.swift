@@ -68,7 +68,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders", "LeadConnectors", "LeadStore"], path: "Sources/LeadTesting"),
+        .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders", "LeadConnectors", "LeadStore", "HTTPKit"], path: "Sources/LeadTesting"),
         .testTarget(name: "LeadCoreTests", dependencies: ["LeadCore"]),
         .testTarget(name: "LeadEnrichTests", dependencies: ["LeadEnrich", "LeadTesting"]),
         .testTarget(name: "LeadEngineTests", dependencies: ["LeadEngine", "LeadTesting"]),

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// A quota refusal (429 without `Retry-After`) is not given up inside the quota's window: a
 /// per-minute quota refuses until its minute ends, which six attempts in about 30 s never
-/// reached (issue 22, item 2). Its backoff goes on, on the same schedule, until the waits since
+/// reached. Its backoff goes on, on the same schedule, until the waits since
 /// the first refusal add up to `quotaWindow`; the last wait is cut so that the next attempt is
 /// the first one after the window. Only an attempt refused after the window has passed, and
 /// after `maxAttempts`, gives up. The windows, per API:

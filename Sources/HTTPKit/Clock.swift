@@ -22,26 +22,3 @@ public struct SystemClock: HTTPClock {
         Thread.sleep(forTimeInterval: seconds)
     }
 }
-
-/// A clock that moves only when slept on (or advanced), and remembers every sleep.
-public final class ManualClock: HTTPClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var time: Double
-    private var slept: [Double] = []
-
-    public init(start: Double = 0) { time = start }
-
-    public var now: Double { lock.withLock { time } }
-
-    /// Every sleep asked for, in order.
-    public var sleeps: [Double] { lock.withLock { slept } }
-
-    public func sleep(_ seconds: Double) {
-        lock.withLock {
-            slept.append(seconds)
-            time += max(0, seconds)
-        }
-    }
-
-    public func advance(_ seconds: Double) { lock.withLock { time += seconds } }
-}

@@ -3,7 +3,7 @@ import Foundation
 /// Stops a destination that has answered nothing but 5xx (or timeouts and dropped connections)
 /// for `failAfter` seconds, across all its requests: retries help a server that stumbles, not
 /// one that is down, and a webhook answering 500 to everything kept a 9-row import busy past a
-/// minute (issue 22). It sits inside `Retry`, so it sees every attempt; one answer that is not
+/// minute. It sits inside `Retry`, so it sees every attempt; one answer that is not
 /// a server failure (a 2xx, a 4xx, a 429) ends the streak.
 ///
 /// | what the destination answers | streak |

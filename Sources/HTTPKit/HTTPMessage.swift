@@ -63,7 +63,7 @@ public enum HTTPTransportError: Error, Equatable, CustomStringConvertible {
     case connectionLost(url: String, reason: String)
     /// The server was never reached (its name does not resolve, nothing listens, TLS failed):
     /// not retried, since waiting minutes for a host that is down or misnamed helps nobody,
-    /// and the rows stay for the next run (issue 13: a webhook whose host refused connections
+    /// and the rows stay for the next run (a webhook whose host refused connections
     /// spent 146 s retrying 6 rows).
     case unreachable(url: String, reason: String)
     /// Anything else (a malformed URL, TLS).

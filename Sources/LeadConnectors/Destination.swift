@@ -39,7 +39,7 @@ public struct DestinationCapabilities: Sendable, Equatable {
 public enum DeliveryResult: Sendable, Equatable {
     /// `unwritten`: the fields the destination refused, which the record was written without,
     /// each with the destination's reason (`hs_lead_status not written: HOT is not an option`),
-    /// for the row's report (issue 22 item 4).
+    /// for the row's report.
     case created(remoteID: String, version: String? = nil, unwritten: String? = nil)
     case updated(remoteID: String, version: String? = nil, unwritten: String? = nil)
     /// The destination refused this row; the reason is for the report.
@@ -65,7 +65,7 @@ extension DeliveryResult {
 
 /// How a destination settles a write whose outcome is unknown: the connection was lost after
 /// the request went, it timed out, or a 500, 502 or 504 came back, any of which may follow a
-/// write the destination applied (issue 22 item 1). The write is settled inside the run, never
+/// write the destination applied. The write is settled inside the run, never
 /// left to stop it: the destination finds out what landed, and sends only what did not.
 ///
 /// | destination | how |

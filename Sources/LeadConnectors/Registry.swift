@@ -19,7 +19,7 @@ public enum DestinationRegistry {
         /// other with its credentials masked (`stored`).
         public var display: String { kind == "postgres" ? Postgres.displayName(value) : stored }
 
-        /// What the ledger's runs keep (issue 22 item 6): the value with every credential in it
+        /// What the ledger's runs keep: the value with every credential in it
         /// masked — a URL's password, a webhook's query token — which still names the
         /// destination. A PostgreSQL URL loses its password outright, as undo takes it from the
         /// environment again; a SQLite file is kept as given.

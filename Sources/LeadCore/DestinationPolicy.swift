@@ -1,4 +1,4 @@
-/// Which leads a destination takes (issue 13, item 4): every lead (`upsert`), only those it does
+/// Which leads a destination takes: every lead (`upsert`), only those it does
 /// not have yet (`create_only`), or only those it has (`update_only`).
 public enum DeliveryMode: String, Sendable, Codable, CaseIterable {
     case upsert
@@ -32,7 +32,7 @@ public struct DestinationPolicy: Sendable, Equatable {
     /// each destination checks its own in `configure`).
     public var options: [String: PolicyOption]
     /// `--strict-fields`: a record with a field the destination refuses (an option its schema
-    /// lacks, a malformed value) is rejected whole, as before issue 22; otherwise it is written
+    /// lacks, a malformed value) is rejected whole; otherwise it is written
     /// without the refused fields, which its report names with the destination's reason.
     public var strictFields = false
 

@@ -4,7 +4,7 @@ import LeadEnrich
 import LeadReaders
 import LeadStore
 
-/// The LLM stage (issue 14) for `leadport enrich` and `import --enrich`: rows in, each row's
+/// The LLM stage for `leadport enrich` and `import --enrich`: rows in, each row's
 /// answer out, from the cache in the ledger when it is there, else from the model, and every
 /// row with an outcome (values, or why not).
 public final class Enrichment: @unchecked Sendable {

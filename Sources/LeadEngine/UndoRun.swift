@@ -3,7 +3,7 @@ import LeadConnectors
 import LeadCore
 import LeadStore
 
-/// `leadport undo RUN_ID` (issue 15 item 5): what a run created is removed and what it updated
+/// `leadport undo RUN_ID`: what a run created is removed and what it updated
 /// given back its values, at each destination that can do so, each record only while it holds
 /// what the run wrote (one a person, or a later run, changed since is left alone and listed).
 /// The undo is recorded as a run of its own.

@@ -21,7 +21,7 @@ public enum EnrichValue: Sendable, Equatable {
     }
 }
 
-/// A model's answer to one request, taken apart row by row (issue 14 item 3). Each row sent
+/// A model's answer to one request, taken apart row by row. Each row sent
 /// ends with its values or with the reason it has none; nothing is matched to a row but by the
 /// id LeadPort gave it, so no answer lands in the wrong row.
 ///

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import LeadCore
 
-/// How answers are remembered (issue 14 item 5): by the endpoint, the model, what the spec asks
+/// How answers are remembered: by the endpoint, the model, what the spec asks
 /// (its instructions and fields, not its budget or batch size) and the row's sent content, so
 /// a rerun, or the same row in another file, costs nothing. The store keeps the answers
 /// (`LeadStore.enrichAnswers`); this says what they are filed under and how they are written.

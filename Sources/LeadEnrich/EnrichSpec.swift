@@ -2,7 +2,7 @@ import Foundation
 import LeadCore
 import Yams
 
-/// An enrichment spec (issue 14; docs/enrich.md): what an LLM is asked to do with each row, the
+/// An enrichment spec (docs/enrich.md): what an LLM is asked to do with each row, the
 /// columns it answers with, what it is sent, and what it may cost.
 ///
 /// ```yaml

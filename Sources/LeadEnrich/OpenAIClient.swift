@@ -2,7 +2,7 @@ import Foundation
 import HTTPKit
 import LeadCore
 
-/// Where enrichment requests go (issue 14 item 2): any OpenAI-compatible endpoint — OpenAI
+/// Where enrichment requests go: any OpenAI-compatible endpoint — OpenAI
 /// itself, or a local llama.cpp server or Ollama, which speak the same API and keep the data on
 /// the machine.
 ///
@@ -168,7 +168,7 @@ public final class OpenAIClient: @unchecked Sendable {
                     onRetry(Retry.Event(attempt: refusals, status: 429, error: nil, wait: 0))
                     continue
                 }
-                // Neither: backed off until the limits' window has passed (issue 22 item 2).
+                // Neither: backed off until the limits' window has passed.
                 if quota == nil { quota = Backoff(policy: BackoffPolicy(base: backoff.base, cap: backoff.cap, maxAttempts: backoff.maxAttempts, quotaWindow: reset.window)) }
                 guard case .retry(let wait) = quota!.failed(quota: true) else {
                     throw OpenAIError(message: "the endpoint kept refusing for its rate limits for longer than their window (\(Int(reset.window)) s): \(problem.message)")

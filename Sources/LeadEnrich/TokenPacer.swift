@@ -1,7 +1,7 @@
 import Foundation
 import HTTPKit
 
-/// Keeps an OpenAI-compatible endpoint's two limits, requests and tokens (issue 14 item 4), for
+/// Keeps an OpenAI-compatible endpoint's two limits, requests and tokens, for
 /// every request in flight at once.
 ///
 /// Each limit is a bucket that holds `limit` and refills continuously over its window (limit /
@@ -14,7 +14,7 @@ import HTTPKit
 /// `retry-after-ms` (else `retry-after`) it gives, or, without either, until the
 /// `x-ratelimit-reset-*` of the limits it left at nothing.
 ///
-/// The window is learnt too, not assumed a minute (issue 22 item 2): `x-ratelimit-reset-*` says
+/// The window is learnt too, not assumed a minute: `x-ratelimit-reset-*` says
 /// how long until the bucket is full again, so it refills `limit − remaining` in that time and
 /// the whole `limit` in `limit × reset / (limit − remaining)` seconds. That is a minute for
 /// OpenAI's per-minute limits, ten seconds or one for Azure's shorter evaluation windows, and a

@@ -63,7 +63,7 @@ extension LeadStore {
         m.registerMigration("ledger-remote-version") { db in
             try db.execute(sql: "ALTER TABLE leadport_ledger ADD COLUMN remote_version TEXT")
         }
-        // The enrichment's answers (issue 14), by `EnrichCache.key`: a row asked again with the
+        // The enrichment's answers, by `EnrichCache.key`: a row asked again with the
         // same endpoint, model, spec and content is answered from here, at no cost.
         m.registerMigration("enrich-cache") { db in
             try db.execute(sql: """
@@ -72,7 +72,7 @@ extension LeadStore {
                   created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')));
                 """)
         }
-        // `leadport undo` (issue 15): which run created each record, what each update replaced,
+        // `leadport undo`: which run created each record, what each update replaced,
         // and where each run wrote.
         m.registerMigration("undo") { db in
             try db.execute(sql: """
@@ -85,7 +85,7 @@ extension LeadStore {
                 ALTER TABLE leadport_runs ADD COLUMN destinations TEXT;
                 """)
         }
-        // `leadport sync` (issue 15): each job's state (its watermark, the files it delivered
+        // `leadport sync`: each job's state (its watermark, the files it delivered
         // whole) and its runs, one row per destination.
         m.registerMigration("sync") { db in
             try db.execute(sql: """

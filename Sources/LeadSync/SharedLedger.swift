@@ -3,8 +3,8 @@ import LeadConnectors
 import LeadCore
 import LeadStore
 
-/// The ledger, the jobs' state and their runs in PostgreSQL (`ledger: postgres://…`, issue 15
-/// item 6), shared by `leadport sync --worker` processes on any machines. Each (job,
+/// The ledger, the jobs' state and their runs in PostgreSQL (`ledger: postgres://…`),
+/// shared by `leadport sync --worker` processes on any machines. Each (job,
 /// destination) is claimed with `SELECT … FOR UPDATE SKIP LOCKED` under a lease the worker
 /// renews while it lives; one whose worker died is claimed again once its lease runs out.
 ///

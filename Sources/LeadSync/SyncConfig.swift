@@ -2,7 +2,7 @@ import Foundation
 import LeadCore
 import Yams
 
-/// `leadport sync --config sync.yaml` (issue 15; docs/sync.md): named jobs, each reading files
+/// `leadport sync --config sync.yaml` (docs/sync.md): named jobs, each reading files
 /// or a PostgreSQL table and sending what changed to its destinations.
 ///
 /// ```yaml

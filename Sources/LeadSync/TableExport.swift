@@ -3,7 +3,7 @@ import LeadConnectors
 import LeadCore
 import LeadWriters
 
-/// A job's PostgreSQL source read incrementally (issue 15 item 1): the rows whose
+/// A job's PostgreSQL source read incrementally: the rows whose
 /// (`updated`, `id`) come after the watermark, in that order, a page at a time, written to a CSV
 /// file the import then reads like any list, with each row's (`updated`, `id`) in a file beside
 /// it. Rows sharing a timestamp are told apart by the id, so none is missed and none read twice

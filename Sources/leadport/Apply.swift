@@ -3,7 +3,7 @@ import Foundation
 import LeadEngine
 
 /// `leadport apply PLAN.json`: the import a plan was made from, run again, writing only what the
-/// plan says and only where nothing moved since (issue 13 item 10).
+/// plan says and only where nothing moved since.
 struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Carry out a plan made by `leadport import … --plan FILE.json`, refusing each row that changed since.",

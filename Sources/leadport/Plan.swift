@@ -3,7 +3,7 @@ import Foundation
 import HTTPKit
 import LeadEngine
 
-/// The field-level plan of a dry run (issue 13 item 10): on stdout for people, or with
+/// The field-level plan of a dry run: on stdout for people, or with
 /// `--plan FILE.json` as JSON for `leadport apply` and a CSV beside it (one line per field).
 /// Written row by row as the run settles them, so a plan of a long list takes no more memory
 /// than the run.

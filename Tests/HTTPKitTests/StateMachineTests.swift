@@ -1,5 +1,6 @@
 import Foundation
 import HTTPKit
+import LeadTesting
 import Testing
 
 @Suite struct BackoffTests {

@@ -1,5 +1,6 @@
 import HTTPKit
 import LeadEnrich
+import LeadTesting
 import Testing
 
 /// The two per-minute limits of an OpenAI-compatible endpoint, kept before sending (issue 14

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPKit
 import LeadSync
+import LeadTesting
 import Testing
 
 /// Claims under leases, on a manual clock: a worker that stops renewing loses its pair once

@@ -74,7 +74,7 @@ extension FollowUpBossAPI {
 
 /// Turns a connection that could not be made (refused, no such host, TLS handshake or
 /// certificate) into a `FollowUpBossError` at once, so that `Retry` does not spend minutes on
-/// a host that is not there (issue 13, item 5). Dropped connections and timeouts pass on to be
+/// a host that is not there. Dropped connections and timeouts pass on to be
 /// retried. The transport says only libcurl's words for the failure, so they are read here.
 struct FollowUpBossFailFast: HTTPMiddleware {
     let config: FollowUpBossConfig

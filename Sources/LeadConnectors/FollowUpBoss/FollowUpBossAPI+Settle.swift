@@ -2,7 +2,7 @@ import Foundation
 import HTTPKit
 import LeadCore
 
-/// Settling an event whose outcome is unknown (issue 22 item 1): its answer was lost, or was a
+/// Settling an event whose outcome is unknown: its answer was lost, or was a
 /// 500, 502 or 504. The event is not sent again blindly (that adds a second event to the
 /// person's timeline, and one Follow Up Boss cannot match makes a second person): the person is
 /// looked up by email, else by phone (with the names, when the event gives them), and the

@@ -24,7 +24,7 @@ public struct FollowUpBossConfig: Sendable, Equatable, CustomStringConvertible {
     /// Whether the base URL came from `FUB_BASE_URL` (errors about reaching it then name it).
     public var baseURLFromEnvironment: Bool
     /// Requests in flight at once (`FUB_IN_FLIGHT`): a lead in backoff holds one of them, not
-    /// the lane (issue 22 item 3).
+    /// the lane.
     public var inFlight = 8
 
     public init(apiKey: String, system: String = Self.defaultSystem, systemKey: String?, baseURL: URL = Self.defaultBaseURL, baseURLFromEnvironment: Bool = false) {
@@ -73,7 +73,7 @@ public struct FollowUpBossConfig: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `FUB_BASE_URL` checked: http(s), a host, no path, query or credentials (issue 13: a base
+    /// `FUB_BASE_URL` checked: http(s), a host, no path, query or credentials (a base
     /// URL is scheme, host and port; the client adds `/v1/…`).
     static func baseURL(_ text: String) throws -> URL {
         guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(), scheme == "https" || scheme == "http",

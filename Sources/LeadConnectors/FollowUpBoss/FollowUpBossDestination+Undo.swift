@@ -1,7 +1,7 @@
 import Foundation
 import LeadCore
 
-/// `leadport undo` at Follow Up Boss (issue 22 item 5): a person the run updated is given back
+/// `leadport undo` at Follow Up Boss: a person the run updated is given back
 /// the values it replaced, with a PUT, only while the person still holds what the run wrote
 /// (read first: a field someone changed since leaves the person alone, and listed). A person
 /// the run created stays: the API deletes no one, and the undo lists it to delete by hand.

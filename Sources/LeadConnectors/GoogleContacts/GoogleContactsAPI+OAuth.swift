@@ -100,7 +100,7 @@ struct GoogleOAuth: HTTPMiddleware {
     }
 }
 
-/// Stops at once where waiting cannot help (issue 13, item 5): a connection refused, a name
+/// Stops at once where waiting cannot help: a connection refused, a name
 /// that does not resolve, a TLS failure (nothing reached the server), and the daily quota.
 /// Thrown as `GoogleContactsError`, which `Retry` does not retry.
 struct GoogleFailFast: HTTPMiddleware {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where and as whom `--to google-contacts` writes, from the environment (issue 13, item 9):
+/// Where and as whom `--to google-contacts` writes, from the environment:
 ///
 /// | variable | meaning | default |
 /// | --- | --- | --- |

@@ -18,7 +18,7 @@ extension GoogleContactsDestination {
             let creating = leads.indices.filter { k in
                 leads[k].action == .create || leads[k].contactID.map { seen[$0]?.gone ?? false } ?? true
             }
-            // Fields Google refused alone: the contact is sent again without them (issue 22 item 4).
+            // Fields Google refused alone: the contact is sent again without them.
             var unwritten: [Int: [String]] = [:]
             if !creating.isEmpty {
                 let groups = label.map { [Self.myContacts, $0] } ?? []

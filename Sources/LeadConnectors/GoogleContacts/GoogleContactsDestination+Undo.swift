@@ -1,7 +1,7 @@
 import Foundation
 
 /// `leadport undo` at Google Contacts: a contact the run created is deleted, and one it updated
-/// given back the fields it replaced (issue 22 item 5), each only while its etag is still the
+/// given back the fields it replaced, each only while its etag is still the
 /// one the run left (no one changed it since).
 ///
 /// An update is given back from the fields as the run's history keeps them (the plan's text,

@@ -121,7 +121,7 @@ public struct GooglePerson: Codable, Sendable, Equatable {
 }
 
 extension GooglePerson {
-    /// The contact a lead becomes (issue 13, item 9). Pure: the same lead and arguments give
+    /// The contact a lead becomes. Pure: the same lead and arguments give
     /// the same value, and so the same `canonicalJSON`.
     ///
     /// | lead | Google field |

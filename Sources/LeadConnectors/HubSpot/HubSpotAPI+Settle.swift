@@ -1,7 +1,7 @@
 import Foundation
 import HTTPKit
 
-/// Settling a create whose outcome is unknown (issue 22 item 1). A batch create of contacts
+/// Settling a create whose outcome is unknown. A batch create of contacts
 /// without an email cannot be sent again blindly: HubSpot may have made them, and a second
 /// request would make them twice (a dropped connection once stopped HubSpot for the night with
 /// 24 of 2,980 contacts written). So the contacts are looked for, by phone and names as

@@ -33,7 +33,7 @@ extension HubSpotDestination {
         // lead's (409 CONFLICT "Existing ID: n"), and gets the lead's values.
         var taken: [(Int, String)] = []
         // Properties HubSpot refused alone (an option its schema lacks, a malformed value): the
-        // record is sent again without them, and its report names them (issue 22 item 4).
+        // record is sent again without them, and its report names them.
         var unwritten: [Int: [String]] = [:]
         defer { for (n, notes) in unwritten { results[n] = results[n]?.noting(notes) } }
         /// Puts the answers in `results`, and returns the leads whose contact HubSpot does

@@ -1,7 +1,7 @@
 /// A lead's status as one of the options of HubSpot's `hs_lead_status` in a new account
 /// (crm-apis.md §1.7: `NEW`, `OPEN`, `IN_PROGRESS`, `OPEN_DEAL`, `UNQUALIFIED`,
 /// `ATTEMPTED_TO_CONTACT`, `CONNECTED`, `BAD_TIMING`), so that the statuses the shipped presets
-/// read reach the default schema (issue 22 item 4: HubSpot refused `HOT`, and with it 73% of a
+/// read reach the default schema (HubSpot refused `HOT`, and with it 73% of a
 /// nightly sync's contacts):
 ///
 /// | status (any case, spaces, `-` or `_`) | from | `hs_lead_status` |

@@ -73,7 +73,7 @@ public enum PhoneRule {
     }
 
     /// Why phones cannot be trusted in this binary, or nil: a number every metadata version knows
-    /// must read as valid. An import checks this before its first row (issue 12: a build whose
+    /// must read as valid. An import checks this before its first row (a build whose
     /// phone library was missing imported every contact without its phone and exited 0).
     public static func selfCheck() -> String? {
         let known = normalize("+1 617-253-1000")
