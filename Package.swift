@@ -61,26 +61,24 @@ let package = Package(
         .executableTarget(
             name: "leadport",
             dependencies: [
-                "LeadEngine",
-                "LeadSync",
-                "LeadPrint",
-                "HTTPKit",
+                "LeadEngine", "LeadSync", "LeadPrint", "LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors",
+                "LeadEnrich", "HTTPKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "LeadTesting", dependencies: ["LeadCore", "LeadReaders", "LeadConnectors", "LeadStore", "HTTPKit"], path: "Sources/LeadTesting"),
         .testTarget(name: "LeadCoreTests", dependencies: ["LeadCore"]),
         .testTarget(name: "LeadEnrichTests", dependencies: ["LeadEnrich", "LeadTesting"]),
-        .testTarget(name: "LeadEngineTests", dependencies: ["LeadEngine", "LeadTesting"]),
+        .testTarget(name: "LeadEngineTests", dependencies: ["LeadEngine", "LeadCore", "LeadNormalize", "LeadConnectors", "LeadStore", "LeadTesting"]),
         .testTarget(name: "LeadReadersTests", dependencies: ["LeadReaders", "LeadTesting"]),
         .testTarget(name: "LeadNormalizeTests", dependencies: ["LeadNormalize", "LeadTesting"]),
-        .testTarget(name: "LeadSyncTests", dependencies: ["LeadSync", "LeadEngine", "LeadStore", "HTTPKit", "LeadTesting"]),
+        .testTarget(name: "LeadSyncTests", dependencies: ["LeadSync", "LeadEngine", "LeadCore", "LeadStore", "HTTPKit", "LeadTesting"]),
         .testTarget(name: "LeadStoreTests", dependencies: ["LeadStore", "LeadCore", "LeadTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LeadWritersTests", dependencies: ["LeadWriters", "LeadReaders", "LeadTesting"]),
         .testTarget(name: "HTTPKitTests", dependencies: ["HTTPKit", "LeadTesting"]),
         .testTarget(name: "LeadConnectorsTests", dependencies: ["LeadConnectors", "HTTPKit", "LeadTesting", "CLeadPQ"]),
         .testTarget(name: "LeadPrintTests", dependencies: ["LeadPrint", "LeadStore", "LeadCore"]),
-        .testTarget(name: "LeadportCLITests", dependencies: ["LeadTesting", "LeadStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LeadportCLITests", dependencies: ["LeadTesting", "LeadStore", "LeadConnectors", "HTTPKit", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     cxxLanguageStandard: .cxx17
 )

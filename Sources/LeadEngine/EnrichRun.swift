@@ -1,6 +1,7 @@
 import Foundation
 import LeadCore
 import LeadEnrich
+import LeadNormalize
 import LeadReaders
 import LeadStore
 import LeadWriters

@@ -1,3 +1,7 @@
+import LeadCore
+import LeadNormalize
+import LeadReaders
+
 /// What `leadport inspect` reports about a file: how it reads, where its header is, and what
 /// each column seems to hold.
 public struct Inspection: Sendable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LeadEngine
+import LeadReaders
 
 /// `leadport cat`: the rows of one sheet exactly as read (docs/cli.md).
 struct Cat: ParsableCommand {

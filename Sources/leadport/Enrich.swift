@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import HTTPKit
 import LeadEngine
+import LeadNormalize
+import LeadReaders
 
 /// `leadport enrich`: every row of a list through an LLM, out as a processed spreadsheet.
 struct Enrich: ParsableCommand {

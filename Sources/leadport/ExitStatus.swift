@@ -4,6 +4,7 @@ import LeadEngine
 
 #if canImport(Glibc)
 import Glibc
+import LeadCore
 #endif
 
 /// The one place where errors become a message on stderr and an exit status (the statuses

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LeadConnectors
 import LeadEngine
 import LeadPrint
 

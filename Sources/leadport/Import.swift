@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
+import LeadConnectors
 import LeadEngine
+import LeadNormalize
+import LeadReaders
 
 /// `leadport import`: rows in, clean leads out, every row accounted for.
 struct Import: ParsableCommand {

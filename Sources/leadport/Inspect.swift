@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
+import LeadCore
 import LeadEngine
+import LeadNormalize
+import LeadReaders
 
 /// `leadport inspect`: how LeadPort reads a file.
 struct Inspect: ParsableCommand {

@@ -1,4 +1,6 @@
+import LeadCore
 import LeadEngine
+import LeadNormalize
 
 /// `inspect --preset NAME` / `--mapping FILE`: which column fills which field once the mapping
 /// is applied to this file, and by what (the mapping's own header, or automatic mapping of a

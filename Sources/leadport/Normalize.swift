@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import LeadCore
 import LeadEngine
+import LeadNormalize
 
 /// `leadport normalize KIND`: one value per line in, one JSON object per line out.
 struct Normalize: ParsableCommand {

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import HTTPKit
+import LeadConnectors
+import LeadCore
 import LeadEngine
+import LeadWriters
 
 /// The field-level plan of a dry run: on stdout for people, or with
 /// `--plan FILE.json` as JSON for `leadport apply` and a CSV beside it (one line per field).

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPKit
+import LeadCore
 import LeadEngine
+import LeadEnrich
 import LeadSync
 
 /// Renders the engine's progress events on stderr: a bar redrawn at most 10 times a second,

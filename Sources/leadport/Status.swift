@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import HTTPKit
+import LeadConnectors
+import LeadCore
 import LeadEngine
+import LeadStore
 import LeadSync
 
 /// `leadport status`: each sync job's destinations, their last runs, rows pending, where the

@@ -6,6 +6,9 @@ import LeadSync
 
 #if canImport(Glibc)
 import Glibc
+import LeadConnectors
+import LeadCore
+import LeadStore
 #endif
 
 /// `leadport sync`: the configured jobs, each sending what changed since its last run.

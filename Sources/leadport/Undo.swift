@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import HTTPKit
+import LeadConnectors
+import LeadCore
 import LeadEngine
+import LeadStore
 import LeadSync
 
 /// `leadport undo RUN_ID`: takes back what a run wrote, where the destination allows it.

@@ -1,5 +1,7 @@
 import Foundation
+import LeadConnectors
 import LeadEngine
+import LeadNormalize
 import Testing
 
 /// The mapping's modes, as the engine applies them for every destination (issue 13, item 4):

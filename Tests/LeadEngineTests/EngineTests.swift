@@ -1,5 +1,8 @@
 import Foundation
+import LeadConnectors
 import LeadEngine
+import LeadNormalize
+import LeadStore
 import Testing
 
 /// The import engine against an in-memory destination: every row ends in exactly one outcome,

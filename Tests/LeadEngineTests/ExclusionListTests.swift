@@ -1,5 +1,7 @@
 import Foundation
+import LeadCore
 import LeadEngine
+import LeadNormalize
 import Testing
 
 /// Do-not-contact lists (`import --exclude`): read in the shapes people keep them, normalised by

@@ -1,4 +1,6 @@
 import Foundation
+import LeadConnectors
+import LeadCore
 import LeadEngine
 
 /// A destination held in memory, for the engine's own tests: what the engine asks of any

@@ -1,4 +1,5 @@
 import Foundation
+import LeadCore
 import LeadEngine
 import LeadStore
 import LeadSync
