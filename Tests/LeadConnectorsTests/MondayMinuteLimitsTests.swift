@@ -1,6 +1,7 @@
 import Foundation
 import HTTPKit
 @testable import LeadConnectors
+import LeadTesting
 import Testing
 
 /// monday.com's per-minute limit answers through the client's chain, on a manual clock: each
