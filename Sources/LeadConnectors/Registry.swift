@@ -72,7 +72,7 @@ public enum DestinationRegistry {
         }
     }
 
-    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook, hubspot, followUpBoss, googleContacts]
+    public static let entries: [Entry] = [sqlite, postgres, supabase, webhook, hubspot, followUpBoss, googleContacts, monday]
 
     /// The `--to` forms, for --help.
     public static var help: String { entries.map(\.usage).joined(separator: ", ") }

@@ -5,7 +5,7 @@ import LeadCore
 extension Mapping {
     /// The `--to` kinds a `destinations:` section may name (`DestinationRegistry`'s kinds; a
     /// test keeps the two lists alike).
-    public static let destinationKinds = ["sqlite", "postgres", "supabase", "webhook", "hubspot", "followupboss", "google-contacts"]
+    public static let destinationKinds = ["sqlite", "postgres", "supabase", "webhook", "hubspot", "followupboss", "google-contacts", "monday"]
 
     /// One destination's section: its own `mode` and `update` (over the top-level ones), and
     /// its own options.

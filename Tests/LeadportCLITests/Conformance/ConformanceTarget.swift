@@ -115,7 +115,7 @@ struct ConformanceRecord: Equatable, CustomStringConvertible {
 
 /// The destinations, as the parameterised tests' arguments.
 enum ConformanceDestination: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case sqlite, postgres, supabase, webhook, hubspot, followupboss, googleContacts = "google-contacts"
+    case sqlite, postgres, supabase, webhook, hubspot, followupboss, googleContacts = "google-contacts", monday
 
     var testDescription: String { rawValue }
 
@@ -138,6 +138,7 @@ enum ConformanceDestination: String, CaseIterable, Sendable, CustomTestStringCon
         case .hubspot: return HubSpotTarget.self
         case .followupboss: return FollowUpBossTarget.self
         case .googleContacts: return GoogleContactsTarget.self
+        case .monday: return MondayTarget.self
         }
     }
 }
