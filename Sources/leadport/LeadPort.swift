@@ -21,6 +21,14 @@ struct LeadPort: ParsableCommand {
 
     static func main() {
         signal(SIGPIPE, SIG_IGN)
+        // `leadport --version` alone, the probe scripts and packagers run, is answered before the
+        // argument parser starts: the parser reflects over every command's options, and each of
+        // its hundred-odd type casts scans the binary's protocol conformances, about half the
+        // instructions of a start-up (docs/benchmarks.md, "Start-up").
+        if CommandLine.arguments.dropFirst() == ["--version"] {
+            print(LeadPortVersion.string)
+            return
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -90,6 +90,12 @@ private struct BadExpectation: Decodable {
         let version = try Leadport.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.first?.isNumber == true)
+        // The short cut that answers `--version` before the parser says what the parser would
+        // (which it still does after another option), and only for `--version` alone.
+        let parsed = try Leadport.run(["--version", "--version"])
+        #expect(parsed.status == 0 && parsed.stdout == version.stdout, "\(parsed.stdout) \(parsed.stderr)")
+        let withCommand = try Leadport.run(["cat", "--version"])
+        #expect(withCommand.status == 0 && withCommand.stdout == version.stdout, "\(withCommand.stdout) \(withCommand.stderr)")
         for command in [["--help"], ["cat", "--help"], ["inspect", "--help"]] {
             let help = try Leadport.run(command)
             #expect(help.status == 0)
