@@ -3,6 +3,7 @@
 @_exported import LeadCore
 @_exported import LeadReaders
 @_exported import LeadNormalize
+@_exported import LeadPortKit
 @_exported import LeadStore
 @_exported import LeadWriters
 @_exported import LeadConnectors
