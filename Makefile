@@ -171,6 +171,7 @@ examples: deps
 	Examples/CleanList/.build/debug/CleanList fixtures/csv/utf8-plain.csv > Examples/CleanList/.build/out.jsonl
 	python3 -c 'import json, sys; leads = [json.loads(l) for l in open(sys.argv[1])]; \
 	  assert [l["phone"] for l in leads] == ["+16175550142", "+16175550199", "+15085550123"], leads; \
-	  assert leads[0]["name"] == "José Núñez" and leads[0]["zip"] == "02134", leads[0]' Examples/CleanList/.build/out.jsonl
+	  assert leads[0]["name"] == "José Núñez" and leads[0]["address"] == "12 ELM ST APT 4" and leads[0]["zip"] == "02134", leads[0]' \
+	  Examples/CleanList/.build/out.jsonl
 	@echo "examples: CleanList cleaned $$(wc -l < Examples/CleanList/.build/out.jsonl) leads"
 

@@ -20,7 +20,7 @@ do {
             "name": lead.fullName,
             "phone": lead.phone,
             "email": lead.email,
-            "address": lead.address.streetLine,
+            "address": lead.address.deliveryLine,
             "city": lead.address.city,
             "state": lead.address.state,
             "zip": lead.address.postalCode,
