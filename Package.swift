@@ -80,6 +80,7 @@ let package = Package(
         .testTarget(name: "LeadEngineTests", dependencies: ["LeadEngine", "LeadTesting"]),
         .testTarget(name: "LeadReadersTests", dependencies: ["LeadReaders", "LeadTesting"]),
         .testTarget(name: "LeadNormalizeTests", dependencies: ["LeadNormalize", "LeadTesting"]),
+        .testTarget(name: "LeadPortKitTests", dependencies: ["LeadPortKit", "LeadTesting"]),
         .testTarget(name: "LeadSyncTests", dependencies: ["LeadSync", "LeadEngine", "LeadStore", "HTTPKit", "LeadTesting"]),
         .testTarget(name: "LeadStoreTests", dependencies: ["LeadStore", "LeadCore", "LeadTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LeadWritersTests", dependencies: ["LeadWriters", "LeadReaders", "LeadTesting"]),
