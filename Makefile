@@ -1,16 +1,24 @@
 # LeadPort — the two commands a new user needs are `make demo` and `make test`.
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBS := libzip-dev libxml2-dev libsqlite3-dev libphonenumber-dev libpq5 libcurl4-openssl-dev postgresql pkg-config libqrencode-dev libpng-dev zbar-tools
+DEBS := libzip-dev libxml2-dev libsqlite3-dev libphonenumber-dev libpq5 libcurl4-openssl-dev postgresql pkg-config libqrencode-dev libpng-dev zbar-tools man-db
+# What the release binary needs at run time on Debian 12 (bookworm), the build machine's release:
+# what it links (`readelf -d`), what CLeadPQ and CLeadCurl load with dlopen (libpq5, libcurl4), and
+# the CA certificates libcurl needs for HTTPS (only recommended by libcurl4). `scripts/check-dist`
+# checks every library the binary loads comes from these packages or what they depend on; the
+# README's apt-get line and the .deb's Depends are this list.
+RUNTIME_DEBS := libc6 libgcc-s1 libstdc++6 libsqlite3-0 libzip4 libxml2 libphonenumber8 libprotobuf32 libqrencode4 libpng16-16 libpq5 libcurl4 ca-certificates
 BIN_DEBUG := .build/debug/leadport
 BIN_RELEASE := .build/release/leadport
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test bench fuzz clean
+.PHONY: deps build release demo test bench fuzz clean stage install uninstall dist deb check-release check-dist examples
 
-# Install the Debian packages the build needs, only when some are missing.
+# Install the Debian packages the build needs, only when some are missing (and the runtime ones,
+# which the build's bring anyway: `scripts/check-dist` follows their dependencies; man-db renders
+# the man pages there).
 deps:
-	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(DEBS) $(RUNTIME_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
@@ -30,8 +38,9 @@ build: deps
 
 # A static Swift runtime, and a position-dependent executable: no run-time relocation of the
 # binary's data at start-up (about 1.3 MB less memory and 1-3 ms less start-up per command).
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -no-pie
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 DEMO := fixtures/xlsx/messy-open-house-leads.xlsx
 demo: build
@@ -64,4 +73,105 @@ fuzz: deps
 	scripts/fuzz
 
 clean:
-	rm -rf .build .build-fuzz bench/data
+	rm -rf .build .build-fuzz bench/data Examples/*/.build
+
+# ---- Installing and shipping (docs/install.md) ----
+# One staged tree, the install layout under PREFIX, feeds `install`, `dist` and `deb`:
+#   bin/leadport                           the release binary, stripped
+#   share/leadport/mappings/*.yaml         the presets (Presets.directory(): ../share/leadport/mappings)
+#   share/man/man1/leadport*.1             a page per command, from the commands' own help (scripts/make-man)
+#   share/bash-completion/completions/leadport, share/zsh/site-functions/_leadport,
+#   share/fish/vendor_completions.d/leadport.fish   swift-argument-parser's completion scripts
+#   share/doc/leadport/README.md, cli.md   the README (its runtime packages line) and the commands
+PREFIX ?= /usr/local
+DESTDIR ?=
+VERSION = $(shell sed -n 's/.*static let string = "\(.*\)"/\1/p' Sources/leadport/LeadPort.swift)
+ARCH := $(shell dpkg --print-architecture 2>/dev/null || uname -m)
+STAGE := .build/stage/leadport-$(VERSION)-linux-$(ARCH)
+
+# The binary shipped is `make release`'s, of the executable alone: CI's `scripts/check-build`
+# builds exactly this (RELEASE_FLAGS --product leadport), so CI builds release once.
+stage: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product leadport
+	rm -rf $(STAGE) && mkdir -p $(STAGE)/bin $(STAGE)/share/leadport/mappings $(STAGE)/share/man/man1 \
+	  $(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions \
+	  $(STAGE)/share/fish/vendor_completions.d $(STAGE)/share/doc/leadport
+	strip -o $(STAGE)/bin/leadport $(BIN_RELEASE)
+	cp mappings/*.yaml $(STAGE)/share/leadport/mappings/
+	scripts/make-man $(STAGE)/bin/leadport $(STAGE)/share/man/man1 >/dev/null
+	$(STAGE)/bin/leadport --generate-completion-script bash > $(STAGE)/share/bash-completion/completions/leadport
+	$(STAGE)/bin/leadport --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_leadport
+	$(STAGE)/bin/leadport --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/leadport.fish
+	cp README.md docs/cli.md $(STAGE)/share/doc/leadport/
+
+# Every file installed is listed in PREFIX/share/leadport/installed-files, which `uninstall` reads:
+# it removes exactly those files (and the folders only LeadPort uses, when empty), even after the
+# sources changed.
+MANIFEST := share/leadport/installed-files
+define install_staged
+	@cd $(STAGE) && find . -type f | sed 's|^\./||' | sort > ../installed-files
+	@while read -r f; do \
+	  mode=644; case "$$f" in bin/*) mode=755 ;; esac; \
+	  install -D -m $$mode "$(STAGE)/$$f" "$(1)/$$f" && echo "installed $(1)/$$f"; \
+	done < $(STAGE)/../installed-files
+	@{ cat $(STAGE)/../installed-files; echo $(MANIFEST); } > "$(1)/$(MANIFEST)"
+endef
+install: stage
+	$(call install_staged,$(DESTDIR)$(PREFIX))
+
+uninstall:
+	@test -f "$(DESTDIR)$(PREFIX)/$(MANIFEST)" || { echo "no LeadPort installed under $(DESTDIR)$(PREFIX) ($(MANIFEST) missing)" >&2; exit 1; }
+	@while read -r f; do rm -f "$(DESTDIR)$(PREFIX)/$$f" && echo "removed $(DESTDIR)$(PREFIX)/$$f"; done < "$(DESTDIR)$(PREFIX)/$(MANIFEST)"
+	@for d in share/leadport/mappings share/leadport share/doc/leadport; do \
+	  rmdir "$(DESTDIR)$(PREFIX)/$$d" 2>/dev/null || true; done
+
+# A tarball of the staged tree: unpack it anywhere (or into /usr/local with --strip-components=1)
+# and run bin/leadport; it needs only RUNTIME_DEBS.
+DIST := .build/dist
+dist: stage
+	mkdir -p $(DIST)
+	tar -C $(dir $(STAGE)) -czf $(DIST)/leadport-$(VERSION)-linux-$(ARCH).tar.gz $(notdir $(STAGE))
+	@ls -l $(DIST)/leadport-$(VERSION)-linux-$(ARCH).tar.gz
+
+# A Debian package installing under /usr, depending on RUNTIME_DEBS. Debian's zsh reads
+# vendor-completions, not site-functions, under /usr.
+DEBROOT := .build/deb/leadport_$(VERSION)_$(ARCH)
+# The package's maintainer: the last commit's author unless given.
+DEB_MAINTAINER ?= $(shell git log -1 --format='%an <%ae>' 2>/dev/null)
+deb: stage
+	rm -rf $(DEBROOT) && mkdir -p $(DEBROOT)/DEBIAN $(DIST)
+	$(call install_staged,$(DEBROOT)/usr)
+	rm $(DEBROOT)/usr/$(MANIFEST)
+	mkdir -p $(DEBROOT)/usr/share/zsh/vendor-completions
+	mv $(DEBROOT)/usr/share/zsh/site-functions/_leadport $(DEBROOT)/usr/share/zsh/vendor-completions/
+	rmdir $(DEBROOT)/usr/share/zsh/site-functions
+	{ echo "Package: leadport"; echo "Version: $(VERSION)"; echo "Architecture: $(ARCH)"; \
+	  echo "Maintainer: $(DEB_MAINTAINER)"; echo "Section: utils"; echo "Priority: optional"; \
+	  echo "Installed-Size: $$(du -sk $(DEBROOT)/usr | cut -f1)"; \
+	  echo "Depends: $$(echo $(RUNTIME_DEBS) | sed 's/ /, /g')"; \
+	  echo "Description: imports messy lead spreadsheets into CRMs and FLYR campaigns"; \
+	  echo " Reads CSV and XLSX lead lists, cleans names, phones, emails and addresses, and sends"; \
+	  echo " every row to FLYR's tables, HubSpot, Follow Up Boss, Google Contacts or a webhook."; \
+	} > $(DEBROOT)/DEBIAN/control
+	dpkg-deb --root-owner-group --build $(DEBROOT) $(DIST)/leadport_$(VERSION)_$(ARCH).deb
+	@ls -l $(DIST)/leadport_$(VERSION)_$(ARCH).deb
+
+# CI: the release binary checked as users build it (scripts/check-build, issue 12), with the flags
+# `stage` builds, so `make dist deb` after it builds nothing; then both packages checked away from
+# the repository (scripts/check-dist).
+check-release: deps
+	scripts/check-build $(RELEASE_FLAGS) --product leadport
+check-dist: dist deb
+	scripts/check-dist $(DIST)/leadport-$(VERSION)-linux-$(ARCH).tar.gz $(DIST)/leadport_$(VERSION)_$(ARCH).deb $(RUNTIME_DEBS)
+
+# The example app (Examples/CleanList: LeadPortKit by path from the root package), built and
+# run once on a fixture; it must print the cleaned leads as JSON lines.
+examples: deps
+	$(SWIFT) build --package-path Examples/CleanList
+	Examples/CleanList/.build/debug/CleanList fixtures/csv/utf8-plain.csv > Examples/CleanList/.build/out.jsonl
+	python3 -c 'import json, sys; leads = [json.loads(l) for l in open(sys.argv[1])]; \
+	  assert [l["phone"] for l in leads] == ["+16175550142", "+16175550199", "+15085550123"], leads; \
+	  assert leads[0]["name"] == "José Núñez" and leads[0]["address"] == "12 ELM ST APT 4" and leads[0]["zip"] == "02134", leads[0]' \
+	  Examples/CleanList/.build/out.jsonl
+	@echo "examples: CleanList cleaned $$(wc -l < Examples/CleanList/.build/out.jsonl) leads"
+

@@ -11,6 +11,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "leadport", targets: ["leadport"]),
+        // For Swift programs (FLYR's): the readers, the mapping, the rules and the lead model
+        // behind one `import LeadPortKit` (docs/library.md; Examples/CleanList uses it).
+        .library(name: "LeadPortKit", targets: ["LeadPortKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -42,11 +45,14 @@ let package = Package(
         .target(name: "CLeadPhone", dependencies: ["CLeadPhoneAPI"], linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]),
         .target(name: "LeadNormalize", dependencies: ["LeadCore", "CLeadPhoneAPI", "CLeadPhone", .product(name: "Yams", package: "Yams")],
                 swiftSettings: uncheckedExclusivityInRelease),
+        // Re-exports LeadCore, LeadReaders and LeadNormalize, and holds what joins them: the
+        // column plan, the lead builder and `LeadList` (a file's rows as cleaned leads).
+        .target(name: "LeadPortKit", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize"], swiftSettings: uncheckedExclusivityInRelease),
         .target(name: "LeadWriters", dependencies: ["LeadCore", "CLeadZip"]),
         .target(name: "LeadStore", dependencies: ["LeadCore", .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "GRDBSQLite", package: "GRDB.swift")],
                 swiftSettings: uncheckedExclusivityInRelease),
-        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors", "LeadEnrich", "HTTPKit",
+        .target(name: "LeadEngine", dependencies: ["LeadCore", "LeadReaders", "LeadNormalize", "LeadPortKit", "LeadWriters", "LeadStore", "LeadConnectors", "LeadEnrich", "HTTPKit",
                                                   .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
                 swiftSettings: uncheckedExclusivityInRelease),
         // libqrencode and libpng behind one C function (libpng reports errors by longjmp, which
@@ -61,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "leadport",
             dependencies: [
-                "LeadEngine", "LeadSync", "LeadPrint", "LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors",
+                "LeadEngine", "LeadSync", "LeadPrint", "LeadPortKit", "LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors",
                 "LeadEnrich", "HTTPKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -72,6 +78,7 @@ let package = Package(
         .testTarget(name: "LeadEngineTests", dependencies: ["LeadEngine", "LeadCore", "LeadNormalize", "LeadConnectors", "LeadStore", "LeadTesting"]),
         .testTarget(name: "LeadReadersTests", dependencies: ["LeadReaders", "LeadTesting"]),
         .testTarget(name: "LeadNormalizeTests", dependencies: ["LeadNormalize", "LeadTesting"]),
+        .testTarget(name: "LeadPortKitTests", dependencies: ["LeadPortKit", "LeadTesting"]),
         .testTarget(name: "LeadSyncTests", dependencies: ["LeadSync", "LeadEngine", "LeadCore", "LeadStore", "HTTPKit", "LeadTesting"]),
         .testTarget(name: "LeadStoreTests", dependencies: ["LeadStore", "LeadCore", "LeadTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LeadWritersTests", dependencies: ["LeadWriters", "LeadReaders", "LeadTesting"]),

@@ -2,6 +2,7 @@ import Foundation
 import LeadCore
 import LeadEnrich
 import LeadNormalize
+import LeadPortKit
 import LeadReaders
 import LeadStore
 import LeadWriters

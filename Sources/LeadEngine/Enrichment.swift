@@ -1,6 +1,7 @@
 import Foundation
 import LeadCore
 import LeadEnrich
+import LeadPortKit
 import LeadReaders
 import LeadStore
 

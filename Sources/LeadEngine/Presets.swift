@@ -1,13 +1,21 @@
 import Foundation
 import LeadNormalize
 
-/// Mapping presets shipped in mappings/ beside the binary's repository.
+/// Mapping presets shipped in mappings/: installed beside the binary, or in its repository.
 public enum Presets {
+    /// The installed layout (`make install`, `make dist`, the .deb): PREFIX/bin/leadport finds
+    /// PREFIX/share/leadport/mappings. Relative to the binary, so a tarball unpacked anywhere works.
+    static let installedRelativePath = "../share/leadport/mappings"
+
     public static func directory() -> String {
         if let env = ProcessInfo.processInfo.environment["LEADPORT_MAPPINGS"] { return env }
         // The binary itself (run by name from PATH, argv[0] is only its name).
         let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var url = URL(fileURLWithPath: binary).resolvingSymlinksInPath().deletingLastPathComponent()
+        // Checked first: walking up from /usr/local/bin must not stop at some unrelated /mappings.
+        let installed = url.appendingPathComponent(installedRelativePath).standardizedFileURL
+        if FileManager.default.fileExists(atPath: installed.path) { return installed.path }
+        // A build in the repository (.build/debug/leadport): the repository's mappings/ above it.
         for _ in 0..<4 {
             let candidate = url.appendingPathComponent("mappings")
             if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }

@@ -3,6 +3,7 @@ import Foundation
 import LeadCore
 import LeadEngine
 import LeadNormalize
+import LeadPortKit
 import LeadReaders
 
 /// `leadport inspect`: how LeadPort reads a file.

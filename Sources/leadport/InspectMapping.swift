@@ -1,6 +1,7 @@
 import LeadCore
 import LeadEngine
 import LeadNormalize
+import LeadPortKit
 
 /// `inspect --preset NAME` / `--mapping FILE`: which column fills which field once the mapping
 /// is applied to this file, and by what (the mapping's own header, or automatic mapping of a

@@ -1,5 +1,6 @@
 import LeadCore
 import LeadNormalize
+import LeadPortKit
 import LeadReaders
 import LeadStore
 import LeadWriters

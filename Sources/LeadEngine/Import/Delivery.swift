@@ -3,6 +3,7 @@ import HTTPKit
 import LeadConnectors
 import LeadCore
 import LeadNormalize
+import LeadPortKit
 import LeadStore
 import LeadWriters
 

@@ -2,6 +2,7 @@ import Foundation
 import LeadConnectors
 import LeadCore
 import LeadNormalize
+import LeadPortKit
 import LeadStore
 
 /// Delivery to a destination, in three stages: staged on the delivery thread, sent on its

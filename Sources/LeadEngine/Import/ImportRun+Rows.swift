@@ -1,6 +1,7 @@
 import Foundation
 import LeadCore
 import LeadNormalize
+import LeadPortKit
 import LeadReaders
 
 /// One row on its way to a lead: built, keyed, hashed, and checked, on any thread.

@@ -3,6 +3,7 @@ import LeadConnectors
 import LeadCore
 import LeadEnrich
 import LeadNormalize
+import LeadPortKit
 import LeadReaders
 import LeadStore
 import LeadWriters
@@ -267,7 +268,7 @@ public final class ImportRun: @unchecked Sendable {
                     // (A field the model fills is not yet missing.)
                     var before = plan
                     before.mapping.required.removeAll { field in enrichment.spec.fields.contains { $0.mapsTo == field } }
-                    let excluded = ParallelMap.map(rows) { [before] row in
+                    let excluded = ParallelMap.map(rows, eachChunk: yieldToDelivery) { [before] row in
                         let lead = builder.build(row)
                         return Self.rejection(lead, plan: before) != nil || exclusions.contains { $0.excludes(lead) }
                     }
@@ -280,7 +281,7 @@ public final class ImportRun: @unchecked Sendable {
                     }
                     let width = ownNames[fileIndex].count
                     for i in rows.indices { rows[i].cells = fitted(rows[i].cells, width) + enrichment.spec.fields.map { answers[i].values?[$0.name]?.cell ?? "" } }
-                    leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices)) { [rows] i in
+                    leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices), eachChunk: yieldToDelivery) { [rows] i in
                         var pending = Self.prepare(rows[i], builder: builder, plan: plan, target: target, lanes: lanes, exclusions: exclusions)
                         // A row the model could not answer is not sent without its answers.
                         if pending.outcome == nil {
@@ -296,7 +297,7 @@ public final class ImportRun: @unchecked Sendable {
                 }
                 let rows = given
                 guard let passing else {
-                    leadsQueue.put(.batch(ParallelMap.map(rows) { Self.prepare($0, builder: builder, plan: plan, target: target, lanes: lanes, exclusions: exclusions) }, plan))
+                    leadsQueue.put(.batch(ParallelMap.map(rows, eachChunk: yieldToDelivery) { Self.prepare($0, builder: builder, plan: plan, target: target, lanes: lanes, exclusions: exclusions) }, plan))
                     continue
                 }
                 let hashes = rows.map { RowHash.of($0.cells, fingerprint: fingerprint) }
@@ -310,7 +311,7 @@ public final class ImportRun: @unchecked Sendable {
                 } else if !passing.ledgerWasEmpty {
                     known = try store.ledger(destination: passing.ledgerName, rowHashes: hashes)
                 }
-                leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices)) { [known] i in
+                leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices), eachChunk: yieldToDelivery) { [known] i in
                     if let (key, remoteID) = known[hashes[i]] {
                         // `key` is the ledger's, as the in-file dedupe compares keys (`Delivery.dedupe`).
                         return Pending(lead: Lead(source: rows[i].location), cells: rows[i].cells, key: key, hash: "",

@@ -89,42 +89,13 @@ final class Background<T: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Maps a batch on every core, in order. The batch is cut into small chunks that the cores
-/// take as they come free, so a core slowed by another stage's thread does not hold up the
-/// rest waiting for its share.
-enum ParallelMap {
-    static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-
-    static func map<T: Sendable, U: Sendable>(_ input: [T], chunk: Int = 25, _ transform: @Sendable (T) -> U) -> [U] {
-        let chunks = (input.count + chunk - 1) / chunk
-        if workers == 1 || chunks <= 1 { return input.map(transform) }
-        // Each chunk initialises its own stretch of the result in place: no lock, and no copy
-        // of every element from per-chunk arrays into one.
-        return Array(unsafeUninitializedCapacity: input.count) { buffer, initialized in
-            let base = Shared(buffer.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: chunks) { k in
-                yieldToDelivery()
-                for i in (k * chunk)..<min(input.count, (k + 1) * chunk) {
-                    (base.pointer + i).initialize(to: transform(input[i]))
-                }
-            }
-            initialized = input.count
-        }
-    }
-
-    /// The result's storage, written by every worker at indices no other worker touches.
-    private struct Shared<U>: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<U>
-        init(_ pointer: UnsafeMutablePointer<U>) { self.pointer = pointer }
-    }
-}
-
 /// Gives a thread that builds leads a little less of the processor than the delivery thread
 /// when both want it (nice +5; on Linux the nice value is the thread's own, and `who` 0 names
 /// the caller: setpriority(2)). Scheduled as equals, the one delivery thread fell behind the
 /// builders by turns, and they then waited on the full queue with a core idle: 0.35 s of a
-/// 2.4 s import of 100k rows, against 0.05–0.1 s with the builders niced.
-private func yieldToDelivery() {
+/// 2.4 s import of 100k rows, against 0.05–0.1 s with the builders niced. Given to
+/// `ParallelMap.map` as `eachChunk` by the import's stages.
+@Sendable func yieldToDelivery() {
     setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
 }
 

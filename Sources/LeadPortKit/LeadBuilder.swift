@@ -4,19 +4,19 @@ import LeadNormalize
 
 /// Turns one row into a lead through the column plan and every rule, recording where each
 /// field came from and every problem found.
-struct LeadBuilder {
-    let plan: ColumnPlan
-    let region: String
-    let dateOrder: DateOrder?
-    let defaultState: String?
-    let style: AddressStyle
+public struct LeadBuilder: Sendable {
+    public let plan: ColumnPlan
+    public let region: String
+    public let dateOrder: DateOrder?
+    public let defaultState: String?
+    public let style: AddressStyle
     /// Per column, from the plan's dictionaries once instead of for every cell: its field, its
     /// transforms, and the header it is kept under as an extra (nil: not kept).
     private let fieldAt: [LeadField?]
     private let transformAt: [ColumnRule?]
     private let extraHeaderAt: [String?]
 
-    init(plan: ColumnPlan, region: String, dateOrder: DateOrder?, defaultState: String?, style: AddressStyle) {
+    public init(plan: ColumnPlan, region: String, dateOrder: DateOrder?, defaultState: String?, style: AddressStyle) {
         (self.plan, self.region, self.dateOrder, self.defaultState, self.style) = (plan, region, dateOrder, defaultState, style)
         let columns = max(plan.width, (plan.fields.keys.max() ?? -1) + 1, (plan.transforms.keys.max() ?? -1) + 1, (plan.ignored.max() ?? -1) + 1)
         fieldAt = (0..<columns).map { plan.fields[$0] }
@@ -27,7 +27,7 @@ struct LeadBuilder {
         }
     }
 
-    func build(_ row: RawRow) -> Lead {
+    public func build(_ row: RawRow) -> Lead {
         var lead = Lead(source: row.location)
         // A reader measures a ragged row against the file's first record, which in a list with
         // a title row is the title; here it is measured against the header instead.
