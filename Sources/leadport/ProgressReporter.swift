@@ -269,6 +269,8 @@ final class ProgressReporter: @unchecked Sendable {
             let rows = tally.first.map { "\($0.row)" }.joined(separator: ", ") + (tally.count > tally.first.count ? ", …" : "")
             ExitStatus.printError("\(tally.count) row\(tally.count == 1 ? "" : "s") delivered \(what) (row\(tally.count == 1 ? "" : "s") \(rows))")
         }
+        // Last, where people look: the id `leadport status` lists and `leadport undo` takes.
+        if !s.dryRun { ExitStatus.printError("recorded as run \(s.runID)") }
     }
 
     private func writeRaw(_ text: String) {

@@ -331,7 +331,9 @@ public final class ImportRun: @unchecked Sendable {
         delivering.join()
         if let error = failure.error, !(error is Delivery.EveryDestinationStopped) { throw error }
         try delivery.close()
-        if !options.dryRun { try store.finishRun(id: runID, counts: delivery.counts, rows: delivery.rows) }
+        if !options.dryRun {
+            try store.finishRun(id: runID, counts: delivery.counts, rows: delivery.rows, byDestination: lanes.map { ($0.name, delivery.laneCounts[$0.index]) })
+        }
         var summary = RunSummary(runID: runID, rows: delivery.rows, counts: delivery.counts, seconds: Date().timeIntervalSince(started), dryRun: options.dryRun,
                                  destinations: lanes.map { DestinationSummary(name: $0.name, counts: delivery.laneCounts[$0.index], stopped: $0.stopped) },
                                  enrichment: enrichment?.summary)

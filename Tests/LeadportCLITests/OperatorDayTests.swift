@@ -1,0 +1,71 @@
+import Foundation
+import LeadTesting
+import Testing
+
+/// Issue 26, the operator's day, through the built binary: run ids where people look, a cron
+/// line that works under cron, counters that tell the truth, warnings before harm.
+@Suite(.serialized) struct OperatorDayTests {
+    let dir: URL
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-operator-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("inbox"), withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+    }
+
+    static func events(_ stderr: String) -> [[String: Any]] {
+        stderr.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+
+    static func object(_ text: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    static let leads = "Name,Email,Phone\nAnn Lee,ann@example.com,6175550101\nBo Diaz,bo@example.com,6175550102\n"
+
+    /// Item 1: the import's summary ends with its run id; `status` lists the import (with each
+    /// destination's counts) beside the sync jobs; `undo` finds a sync job's run through the
+    /// folder's default ledger, where `status` found it, though the run is kept in the job's
+    /// `sqlite:` file.
+    @Test func runIdsAreWherePeopleLook() throws {
+        try write("leads.csv", Self.leads)
+        let imported = try Leadport.run(["import", "leads.csv", "--to", "sqlite:leads.db", "--progress", "none"], in: dir)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let last = imported.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("recorded as run "), "\(imported.stderr)")
+        let run = String(last.dropFirst("recorded as run ".count))
+        #expect(UUID(uuidString: run) != nil, "\(last)")
+        let status = try Leadport.run(["status", "--ledger", "leads.db", "--json"], in: dir)
+        let imports = Self.object(status.stdout)["imports"] as? [[String: Any]] ?? []
+        #expect(status.status == 0 && imports.first?["run_id"] as? String == run && imports.first?["kind"] as? String == "import", "\(status.stdout) \(status.stderr)")
+        let at = (imports.first?["destinations"] as? [[String: Any]])?.first
+        #expect(at?["to"] as? String == "sqlite:leads.db" && at?["created"] as? Int == 2, "\(String(describing: at))")
+        let text = try Leadport.run(["status", "--ledger", "leads.db"], in: dir)
+        #expect(text.status == 0 && text.stdout.contains(run) && !text.stdout.contains("no sync job"), "\(text.stdout)")
+        let undo = try Leadport.run(["undo", run, "--ledger", "leads.db", "--dry-run", "--json"], in: dir)
+        #expect(undo.status == 0 && Self.object(undo.stdout)["run_id"] as? String == run, "\(undo.stdout) \(undo.stderr)")
+
+        // A sync whose ledger is the folder's default, its job writing into sqlite:flyr.db.
+        try write("inbox/a.csv", Self.leads)
+        try write("sync.yaml", "jobs:\n  - name: inbox\n    source: {files: inbox}\n    to: [sqlite:flyr.db]\n")
+        let night = try Leadport.run(["sync", "--config", "sync.yaml", "--progress", "jsonl"], in: dir)
+        #expect(night.status == 0, "\(night.stderr)")
+        let finished = Self.events(night.stderr).first { $0["event"] as? String == "run_finished" }
+        let syncRun = finished?["run_id"] as? String ?? "none"
+        let listed = try Leadport.run(["status", "--json"], in: dir)
+        let job = (Self.object(listed.stdout)["jobs"] as? [[String: Any]])?.first
+        let lastRun = ((job?["destinations"] as? [[String: Any]])?.first?["last_run"] as? [String: Any])?["run_id"] as? String
+        #expect(lastRun == syncRun, "\(listed.stdout)")
+        let found = try Leadport.run(["undo", syncRun, "--dry-run", "--json"], in: dir)
+        #expect(found.status == 0 && Self.object(found.stdout)["run_id"] as? String == syncRun, "\(found.stdout) \(found.stderr)")
+        // Undone for real, the job that made it reads its sources whole again (its state is in
+        // the default ledger, not in flyr.db).
+        let done = try Leadport.run(["undo", syncRun, "--json"], in: dir)
+        #expect(done.status == 0 && (Self.object(done.stdout)["sync_jobs_reset"] as? [String]) == ["inbox"], "\(done.stdout) \(done.stderr)")
+    }
+}
