@@ -68,4 +68,41 @@ import Testing
         let done = try Leadport.run(["undo", syncRun, "--json"], in: dir)
         #expect(done.status == 0 && (Self.object(done.stdout)["sync_jobs_reset"] as? [String]) == ["inbox"], "\(done.stdout) \(done.stderr)")
     }
+
+    /// Item 2: the printed crontab line, run as cron runs it (`env -i sh -c`), finds the config
+    /// file in use (through LEADPORT_CONFIG) and the installed binary, and syncs into the
+    /// HubSpot double.
+    @Test func theCronLineWorksUnderCron() throws {
+        let double = try LocalServer(script: "servers/hubspot_double.py", arguments: ["--lifetime", "300"])
+        try write("inbox/a.csv", Self.leads)
+        try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: crm\n    source: {files: inbox}\n    to: [hubspot]\n")
+        try write("settings.yaml", "HUBSPOT_TOKEN: pat-na1-00000000-0000-4000-8000-000000000000\nHUBSPOT_BASE_URL: http://127.0.0.1:\(double.port)\n")
+        chmod(path("settings.yaml"), 0o600)
+        // An installed leadport on PATH (a script that runs the build's): the line names it.
+        try FileManager.default.createDirectory(atPath: path("bin"), withIntermediateDirectories: true)
+        try write("bin/leadport", "#!/bin/sh\nexec '\(Leadport.binary.path)' \"$@\"\n")
+        chmod(path("bin/leadport"), 0o755)
+        let environment = ["LEADPORT_CONFIG": path("settings.yaml"), "PATH": path("bin") + ":/usr/bin:/bin"]
+        let cron = try Leadport.run(["sync", "--config", "sync.yaml", "--print-cron", "0 2 * * *"], in: dir, environment: environment)
+        #expect(cron.status == 0, "\(cron.stderr)")
+        let config = URL(fileURLWithPath: path("settings.yaml")).standardizedFileURL.resolvingSymlinksInPath().path
+        #expect(cron.stdout.contains("# Credentials (HUBSPOT_TOKEN, …) and the configuration's $VARs come from \(config)") && !cron.stdout.contains("~/.config"), "\(cron.stdout)")
+        let line = cron.stdout.split(separator: "\n").first { !$0.hasPrefix("#") }.map(String.init) ?? ""
+        #expect(line.contains("LEADPORT_CONFIG=\(config) ") && line.contains(path("bin/leadport") + " sync "), "\(line)")
+        let command = line.split(separator: " ", maxSplits: 5).last.map(String.init) ?? ""
+        let ran = try Leadport.run(program: URL(fileURLWithPath: "/usr/bin/env"), ["-i", "sh", "-c", command], in: URL(fileURLWithPath: "/"))
+        #expect(ran.status == 0, "\(ran.stderr) \((try? String(contentsOfFile: path("logs/cron.log"), encoding: .utf8)) ?? "")")
+        let summary = Self.object((try? String(contentsOfFile: path("logs/last-sync.json"), encoding: .utf8)) ?? "")
+        #expect(summary["status"] as? Int == 0, "\(summary) \((try? String(contentsOfFile: path("logs/cron.log"), encoding: .utf8)) ?? "")")
+        let contacts = try double.control("/_double/state")["contacts"] as? [[String: Any]] ?? []
+        #expect(contacts.count == 2)
+
+        // The systemd service carries the same, and the build's own binary is said to be one.
+        // A setting given in this shell goes with it, a secret given only here is named, not copied.
+        let shell = ["LEADPORT_CONFIG": path("settings.yaml"), "PATH": "/usr/bin:/bin", "HUBSPOT_BASE_URL": "http://127.0.0.1:\(double.port)", "FUB_API_KEY": "fub-secret-1"]
+        let units = try Leadport.run(["sync", "--config", "sync.yaml", "--print-systemd"], in: dir, environment: shell)
+        #expect(units.stdout.contains("Environment=LEADPORT_CONFIG=\(config)\n") && units.stdout.contains("Environment=HUBSPOT_BASE_URL=http://127.0.0.1:\(double.port)\n"), "\(units.stdout)")
+        #expect(units.stdout.contains("build's own binary, which `make clean` deletes") && !units.stdout.contains("pat-na1"), "\(units.stdout)")
+        #expect(units.stdout.contains("Set only in this shell, which cron does not have: FUB_API_KEY") && !units.stdout.contains("fub-secret-1"), "\(units.stdout)")
+    }
 }
