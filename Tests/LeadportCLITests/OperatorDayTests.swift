@@ -105,4 +105,30 @@ import Testing
         #expect(units.stdout.contains("build's own binary, which `make clean` deletes") && !units.stdout.contains("pat-na1"), "\(units.stdout)")
         #expect(units.stdout.contains("Set only in this shell, which cron does not have: FUB_API_KEY") && !units.stdout.contains("fub-secret-1"), "\(units.stdout)")
     }
+
+    /// Item 3: with two destinations each row is counted once (the bar never passes its
+    /// total), and the summaries give each destination's counts, never their sum; `1 row`.
+    @Test func countersTellTheTruth() throws {
+        let double = try LocalServer(script: "servers/hubspot_double.py", arguments: ["--lifetime", "300"])
+        let environment = ["HUBSPOT_TOKEN": "pat-na1-00000000-0000-4000-8000-000000000000", "HUBSPOT_BASE_URL": "http://127.0.0.1:\(double.port)"]
+        var list = "Name,Email,Phone\n"
+        for k in 0..<30 { list += "Person \(k),p\(k)@example.com,61755501\(String(format: "%02d", k))\n" }
+        try write("thirty.csv", list)
+        let dry = try Leadport.run(["import", "thirty.csv", "--to", "sqlite:a.db", "--to", "hubspot", "--dry-run", "--progress", "jsonl"], in: dir, environment: environment)
+        #expect(dry.status == 0, "\(dry.stderr.suffix(500))")
+        let finished = Self.events(dry.stderr).first { $0["event"] as? String == "run_finished" }
+        let at = finished?["destinations"] as? [String: [String: Any]] ?? [:]
+        #expect(finished?["rows"] as? Int == 30 && at["hubspot"]?["created"] as? Int == 30 && at["sqlite:a.db"]?["created"] as? Int == 30, "\(String(describing: finished))")
+        let said = try Leadport.run(["import", "thirty.csv", "--to", "sqlite:a.db", "--to", "hubspot", "--dry-run", "--progress", "none"], in: dir, environment: environment)
+        let lines = said.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("dry run, nothing written: 30 rows in ") && $0.hasSuffix(", each row at each of 2 destinations:") }, "\(said.stderr)")
+        #expect(lines.contains { $0.hasPrefix("  hubspot: created 30, ") } && lines.contains { $0.hasPrefix("  sqlite:a.db: created 30, ") } && !said.stderr.contains("created 60"), "\(said.stderr)")
+        // The bar: rows done at both, each destination's beside them.
+        let bar = try Leadport.run(["import", "thirty.csv", "--to", "sqlite:a.db", "--to", "hubspot", "--progress", "bar"], in: dir, environment: environment)
+        #expect(bar.status == 0 && bar.stderr.contains("30/30 rows") && bar.stderr.contains("hubspot 30/30") && !bar.stderr.contains("60/30"), "\(bar.stderr)")
+        // One row is a row.
+        try write("one.csv", "Name,Email\nAnn Lee,ann@example.com\n")
+        let one = try Leadport.run(["import", "one.csv", "--to", "sqlite:b.db", "--progress", "plain"], in: dir)
+        #expect(one.stderr.contains("→ sqlite:b.db: 1 row\n") && one.stderr.contains("\n1 row in ") && !one.stderr.contains("1 rows"), "\(one.stderr)")
+    }
 }
