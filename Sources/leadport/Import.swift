@@ -125,6 +125,8 @@ struct Import: ParsableCommand {
             throw ValidationError(error.message)
         }
         options.apply = check
+        // A mistyped setting (HUBSPOT_URL for HUBSPOT_BASE_URL) changes nothing: said first.
+        for line in Self.settingWarnings() { reporter.handle(.warning(RunWarning(code: "unknown_setting", message: line))) }
         for file in files { ReaderNote.print(readerNote(path: file)) }
         // A dry run's plan: on stdout, or in the --plan file.
         let planWriter = options.dryRun ? try PlanWriter(path: plan, arguments: request.replayArguments) : nil
@@ -152,6 +154,12 @@ struct Import: ParsableCommand {
         }
         return (summary, request.problem(of: summary, unmetRows: !unmet.isEmpty, warn: ExitStatus.printError))
     }
+}
+
+extension Import {
+    /// The environment's and the config file's names that look like LeadPort's settings but
+    /// are not (a config file that cannot be read is said by whoever reads it).
+    static func settingWarnings() -> [String] { (try? Settings.load())?.lookalikeWarnings ?? [] }
 }
 
 /// Ctrl-C or a service manager's stop ends a run cleanly: the rows read so far are delivered,

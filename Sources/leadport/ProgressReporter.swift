@@ -46,7 +46,10 @@ final class ProgressReporter: @unchecked Sendable {
         if let log, let line = json(event) { log.write(KnownSecrets.redact(line) + "\n") }
         switch style {
         case .jsonl: if let line = json(event) { ExitStatus.printError(line) }
-        case .none: if case .runFinished(let s) = event { summary(s) }
+        case .none:
+            // No progress, but the summary and the warnings all the same.
+            if case .runFinished(let s) = event { summary(s) }
+            if case .warning = event { human(event) }
         case .bar, .plain, .auto: human(event)
         }
     }
@@ -108,6 +111,12 @@ final class ProgressReporter: @unchecked Sendable {
             o.set("status", b.status)
             o.set("attempt", b.attempt)
             if let retry = b.retryAfter { o.set("retry_after", retry) }
+        case .warning(let w):
+            o.set("event", "warning")
+            o.set("t", elapsed)
+            o.set("code", w.code)
+            if let destination = w.destination { o.set("destination", destination) }
+            o.set("message", KnownSecrets.redact(w.message))
         case .runFinished(let s):
             o.set("event", "run_finished")
             o.set("t", elapsed)
@@ -157,6 +166,10 @@ final class ProgressReporter: @unchecked Sendable {
             usage = u
         case .batch:
             break
+        case .warning(let w):
+            // Above the bar, which is drawn again under it.
+            if style == .bar { writeRaw("\r\u{1B}[K") }
+            ExitStatus.printError("leadport: " + w.message)
         case .runFinished(let s):
             if style == .bar { draw(); writeRaw("\n") }
             summary(s)

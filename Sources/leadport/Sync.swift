@@ -64,6 +64,7 @@ struct Sync: ParsableCommand {
             return try printUnits(configuration)
         }
         let started = Date()
+        for line in Import.settingWarnings() { ExitStatus.printError("leadport: " + line) }
         let configuration: SyncConfig
         do {
             // $VAR references come from the environment, else the config file (as credentials do).

@@ -54,6 +54,7 @@ struct Undo: ParsableCommand {
         }
         // The run's destinations, opened again as it named them (credentials from the settings).
         let settings = try Settings.load()
+        for line in settings.lookalikeWarnings { ExitStatus.printError("leadport: " + line) }
         var remotes: [any Destination] = []
         var only: Set<String>?
         let recorded = try store.runDestinations(runID) ?? []

@@ -131,4 +131,91 @@ import Testing
         let one = try Leadport.run(["import", "one.csv", "--to", "sqlite:b.db", "--progress", "plain"], in: dir)
         #expect(one.stderr.contains("→ sqlite:b.db: 1 row\n") && one.stderr.contains("\n1 row in ") && !one.stderr.contains("1 rows"), "\(one.stderr)")
     }
+
+    /// Item 4 (a): settings that look like LeadPort's but are not, in the environment and in
+    /// the config file, are named with the one meant, as warnings (events in JSON lines).
+    @Test func mistypedSettingsAreNamed() throws {
+        try write("one.csv", "Name,Email\nAnn Lee,ann@example.com\n")
+        try write("settings.yaml", "HUBSPOT_BASE_URI: http://127.0.0.1:9\nFLYR_DATABASE_URL: postgres://x\n")
+        chmod(path("settings.yaml"), 0o600)
+        let environment = ["HUBSPOT_URL": "http://127.0.0.1:9", "LEADPORT_CONFIG": path("settings.yaml")]
+        let run = try Leadport.run(["import", "one.csv", "--to", "sqlite:a.db", "--progress", "jsonl"], in: dir, environment: environment)
+        let warnings = Self.events(run.stderr).filter { $0["event"] as? String == "warning" && $0["code"] as? String == "unknown_setting" }.compactMap { $0["message"] as? String }
+        #expect(run.status == 0 && warnings.count == 2, "\(run.stderr)")
+        #expect(warnings.contains { $0.hasPrefix("HUBSPOT_URL: ") && $0.contains("the environment") && $0.contains("did you mean HUBSPOT_BASE_URL?") }, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("HUBSPOT_BASE_URI: ") && $0.contains("settings.yaml") && $0.contains("did you mean HUBSPOT_BASE_URL?") }, "\(warnings)")
+        let plain = try Leadport.run(["import", "one.csv", "--to", "sqlite:a.db", "--progress", "none"], in: dir, environment: environment)
+        #expect(plain.stderr.contains("leadport: HUBSPOT_URL: not a setting LeadPort reads (in the environment)"), "\(plain.stderr)")
+    }
+
+    /// Item 4 (b), (c): Follow Up Boss's live events are announced in a dry run and a first run,
+    /// with the setting that sends them as history; notes that HubSpot would not receive are
+    /// said once a run.
+    @Test func destinationsSayWhatTheyWillDo() throws {
+        let fub = try LocalServer(script: "servers/followupboss_double.py", arguments: ["--lifetime", "300"])
+        let hubspot = try LocalServer(script: "servers/hubspot_double.py", arguments: ["--lifetime", "300"])
+        var environment = ["FUB_API_KEY": "fub-test-key", "FUB_BASE_URL": "http://127.0.0.1:\(fub.port)",
+                           "HUBSPOT_TOKEN": "pat-na1-00000000-0000-4000-8000-000000000000", "HUBSPOT_BASE_URL": "http://127.0.0.1:\(hubspot.port)"]
+        try write("owners.csv", "Name,Email,Notes\nAnn Lee,ann@example.com,cold owner\nBo Diaz,bo@example.com,absentee\n")
+        func warnings(_ arguments: [String]) throws -> [[String: Any]] {
+            let run = try Leadport.run(["import", "owners.csv", "--progress", "jsonl"] + arguments, in: dir, environment: environment)
+            #expect(run.status == 0, "\(run.stderr.suffix(500))")
+            return Self.events(run.stderr).filter { $0["event"] as? String == "warning" }
+        }
+        let dry = try warnings(["--to", "followupboss", "--dry-run"])
+        #expect(dry.count == 1 && dry.first?["code"] as? String == "live_events" && (dry.first?["message"] as? String ?? "").contains("FUB_HISTORICAL"), "\(dry)")
+        #expect(try warnings(["--to", "followupboss"]).contains { $0["code"] as? String == "live_events" })
+        // The second run to it sends only changes: said no more.
+        #expect(try warnings(["--to", "followupboss"]).isEmpty)
+        environment["FUB_HISTORICAL"] = "2024-01-31"
+        #expect(try warnings(["--to", "followupboss", "--dry-run"]).isEmpty)
+
+        let notes = try warnings(["--to", "hubspot"])
+        #expect(notes.count == 1 && notes.first?["code"] as? String == "field_not_sent" && notes.first?["destination"] as? String == "hubspot"
+                && (notes.first?["message"] as? String ?? "").contains("HUBSPOT_NOTES_PROPERTY"), "\(notes)")
+        environment["HUBSPOT_NOTES_PROPERTY"] = "lead_notes"
+        #expect(try warnings(["--to", "hubspot", "--ledger", "other.db", "--dry-run"]).isEmpty)
+    }
+
+    /// Item 4 (d): a person excluded after an import is skipped, and the run says the
+    /// destination holds them still (the row's reason with the record, and a warning).
+    @Test func excludedPeopleAlreadySentAreNamed() throws {
+        try write("leads.csv", Self.leads)
+        let first = try Leadport.run(["import", "leads.csv", "--to", "sqlite:leads.db", "--progress", "none"], in: dir)
+        #expect(first.status == 0, "\(first.stderr)")
+        try write("dnc.txt", "bo@example.com\n")
+        let again = try Leadport.run(["import", "leads.csv", "--to", "sqlite:leads.db", "--exclude", "dnc.txt", "--progress", "jsonl", "--report", "report.csv"], in: dir)
+        #expect(again.status == 0, "\(again.stderr)")
+        let events = Self.events(again.stderr)
+        let bo = events.first { $0["event"] as? String == "row" && $0["row"] as? Int == 3 }
+        #expect(bo?["outcome"] as? String == "skipped" && (bo?["reason"] as? String ?? "").hasPrefix("excluded (dnc.txt); sqlite:leads.db already holds them (")
+                && bo?["remote_id"] as? String != nil, "\(String(describing: bo))")
+        let warning = events.first { $0["event"] as? String == "warning" && $0["code"] as? String == "excluded_already_sent" }
+        #expect((warning?["message"] as? String ?? "").contains("1 person on the --exclude lists is there already") && (warning?["message"] as? String ?? "").contains("row 3"),
+                "\(String(describing: warning))")
+        let ann = events.first { $0["event"] as? String == "row" && $0["row"] as? Int == 2 }
+        #expect(ann?["outcome"] as? String == "unchanged", "\(String(describing: ann))")
+    }
+
+    /// Item 4 (e): an enrichment whose key is refused leaves `--export` as it was, for
+    /// `enrich` and for `import --enrich`, instead of a sheet of `pending` rows.
+    @Test func aRefusedKeyLeavesTheExportAsItWas() throws {
+        let double = try LocalServer(script: "servers/openai_double.py", arguments: ["--lifetime", "300", "--rpm", "500", "--tpm", "200000"])
+        try write("leads.csv", Self.leads)
+        try write("enrich.yaml", "model: gpt-4o-mini\ninstructions: Say how warm each lead is.\nfields:\n  status: {enum: [hot, warm, cold, new], maps_to: status}\n")
+        var environment = ["OPENAI_BASE_URL": double.url("/v1").absoluteString, "OPENAI_API_KEY": "sk-double-0000", "LEADPORT_CONFIG": "", "HOME": dir.path]
+        let good = try Leadport.run(["enrich", "leads.csv", "--spec", "enrich.yaml", "--export", "out.csv", "--progress", "none"], in: dir, environment: environment)
+        #expect(good.status == 0, "\(good.stderr)")
+        let before = try String(contentsOfFile: path("out.csv"), encoding: .utf8)
+        #expect(before.contains(",enriched,"), "\(before)")
+        environment["OPENAI_API_KEY"] = "sk-wrong-1234"
+        let refused = try Leadport.run(["enrich", "leads.csv", "--spec", "enrich.yaml", "--export", "out.csv", "--no-cache", "--progress", "none"], in: dir, environment: environment)
+        #expect(refused.status == 2 && refused.stderr.contains("--export out.csv was not written") && !refused.stderr.contains("processed sheet written"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: path("out.csv"), encoding: .utf8) == before)
+        let imported = try Leadport.run(["import", "leads.csv", "--enrich", "enrich.yaml", "--no-cache", "--export", "processed.csv", "--to", "sqlite:x.db", "--progress", "none"],
+                                        in: dir, environment: environment)
+        #expect(imported.status == 2 && !FileManager.default.fileExists(atPath: path("processed.csv")), "\(imported.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".partial-") }
+        #expect(left.isEmpty, "\(left)")
+    }
 }
