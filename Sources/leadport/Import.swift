@@ -118,12 +118,9 @@ struct Import: ParsableCommand {
         let request = self.request
         let style: ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
         let reporter = ProgressReporter(style: style)
-        var options: ImportOptions
-        do {
-            options = try request.options(build: LeadPortVersion.build, countsRows: style != .none, onEvent: { reporter.handle($0) })
-        } catch let error as ImportRequestError {
-            throw ValidationError(error.message)
-        }
+        // A list, mapping or spec that cannot be used (an --exclude list with nothing in it)
+        // is said as such, in one line: the options were right, so no usage text follows.
+        var options = try request.options(build: LeadPortVersion.build, countsRows: style != .none, onEvent: { reporter.handle($0) })
         options.apply = check
         // A mistyped setting (HUBSPOT_URL for HUBSPOT_BASE_URL) changes nothing: said first.
         for line in Self.settingWarnings() { reporter.handle(.warning(RunWarning(code: "unknown_setting", message: line))) }

@@ -218,4 +218,13 @@ import Testing
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".partial-") }
         #expect(left.isEmpty, "\(left)")
     }
+
+    /// Item 5: an --exclude list that cannot be used is said in one line, without the usage.
+    @Test func anExcludeErrorIsOneLine() throws {
+        try write("leads.csv", Self.leads)
+        try write("names.csv", "Name\nAnn\n")
+        let run = try Leadport.run(["import", "leads.csv", "--to", "sqlite:a.db", "--exclude", "names.csv"], in: dir)
+        #expect(run.status == 2 && run.stderr.hasPrefix("leadport: --exclude names.csv: ") && !run.stderr.contains("USAGE") && !run.stderr.contains("Usage"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
 }
