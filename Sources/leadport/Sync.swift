@@ -64,7 +64,10 @@ struct Sync: ParsableCommand {
             return try printUnits(configuration)
         }
         let started = Date()
-        for line in Import.settingWarnings() { ExitStatus.printError("leadport: " + line) }
+        // A mistyped setting changes nothing: said first, as the run's progress says things.
+        let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
+        let warnings = ProgressReporter(style: style)
+        for line in Import.settingWarnings() { warnings.handle(.warning(RunWarning(code: "unknown_setting", message: line))) }
         let configuration: SyncConfig
         do {
             // $VAR references come from the environment, else the config file (as credentials do).
@@ -83,8 +86,7 @@ struct Sync: ParsableCommand {
             guard !jobs.isEmpty else { throw SyncError(message: "\(config) has no job \(job); its jobs: \(configuration.jobs.map(\.name).joined(separator: ", "))") }
         }
         var results: [SyncJob.Result] = []
-        // A resolved `auto` (a bar on a terminal): the runs' reporters and whether rows are counted.
-        let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
+        // The runs' reporters, in the style resolved above, and whether rows are counted.
         let context = SyncJob.Context(build: LeadPortVersion.build, countsRows: style != .none, reporter: { log, job in
             let reporter = ProgressReporter(style: style)
             reporter.log = log

@@ -148,6 +148,12 @@ import Testing
         #expect(warnings.contains { $0.hasPrefix("HUBSPOT_BASE_URI: ") && $0.contains("settings.yaml") && $0.contains("did you mean HUBSPOT_BASE_URL?") }, "\(warnings)")
         let plain = try Leadport.run(["import", "one.csv", "--to", "sqlite:a.db", "--progress", "none"], in: dir, environment: environment)
         #expect(plain.stderr.contains("leadport: HUBSPOT_URL: not a setting LeadPort reads (in the environment)"), "\(plain.stderr)")
+        // A sync says it once, before its jobs, as an event too.
+        try write("inbox/a.csv", Self.leads)
+        try write("sync.yaml", "jobs:\n  - name: inbox\n    source: {files: inbox}\n    to: [sqlite:flyr.db]\n")
+        let sync = try Leadport.run(["sync", "--config", "sync.yaml", "--progress", "jsonl"], in: dir, environment: environment)
+        let said = Self.events(sync.stderr).filter { $0["event"] as? String == "warning" }.compactMap { $0["message"] as? String }
+        #expect(sync.status == 0 && said.count == 2 && said.contains { $0.hasPrefix("HUBSPOT_URL: ") }, "\(sync.stderr)")
     }
 
     /// Item 4 (b), (c): Follow Up Boss's live events are announced in a dry run and a first run,
