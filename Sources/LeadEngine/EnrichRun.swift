@@ -53,7 +53,10 @@ public final class EnrichRun: @unchecked Sendable {
         emit(.runStarted(runID: runID, inputs: [file], destinations: ["enrich"], total: total))
 
         let fields = enrichment.spec.fields
-        let export = options.dryRun ? nil : try options.exportPath.map { try openTableWriter(path: $0) }
+        let staged = options.dryRun ? nil : options.exportPath.map(StagedFile.init)
+        var settled = false
+        defer { if !settled { staged?.discard() } }
+        let export = try staged.map { try openTableWriter(path: $0.staging) }
         let report = options.dryRun ? nil : try options.reportPath.map { try CSVWriter(path: $0) }
         let sheet = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         try export?.startSheet(sheet, header: names + fields.map(\.name) + ["_status", "_reason", "_source_row"])
@@ -87,8 +90,15 @@ public final class EnrichRun: @unchecked Sendable {
         try export?.close()
         try report?.close()
         let tally = enrichment.summary
-        let summary = RunSummary(runID: runID, rows: tally.rows, counts: [:], seconds: Date().timeIntervalSince(started), dryRun: options.dryRun,
+        var summary = RunSummary(runID: runID, rows: tally.rows, counts: [:], seconds: Date().timeIntervalSince(started), dryRun: options.dryRun,
                                  destinations: [], enrichment: tally)
+        if let staged, StagedFile.withheld(by: tally) {
+            staged.discard()
+            summary.exportWithheld = staged.path
+        } else {
+            try staged?.keep()
+        }
+        settled = true
         emit(.runFinished(summary))
         return summary
     }

@@ -26,7 +26,8 @@ extension Enrichment {
 
     /// After the run: the budget or the endpoint that stopped it (exit 1, or 2 when the
     /// endpoint refused the key or the model), or the rows it rejected (exit 3).
-    public static func finish(_ tally: Enrichment.Tally?, spec: String) throws {
+    /// `withheld`: the `--export` not written for it, whose file is left as it was.
+    public static func finish(_ tally: Enrichment.Tally?, spec: String, withheld: String? = nil) throws {
         guard let tally else { return }
         if let stopped = tally.stopped {
             let budget = stopped.contains("max_cost")
@@ -36,6 +37,7 @@ extension Enrichment {
                 message = stopped + " (\(spec)); \(pending): run the same command again to process them (each run may spend up to max_cost; the answers so far are kept and cost nothing again)"
             } else if tally.usage.refused {
                 message = "the enrichment stopped: " + stopped + "; \(pending): fix that, then run the same command again"
+                    + (withheld.map { "; --export \($0) was not written (what it held is kept)" } ?? "")
             } else {
                 message = "the enrichment stopped: " + stopped + "; \(pending): run the same command again to process them (the answers so far are kept)"
             }

@@ -99,6 +99,11 @@ extension LeadStore {
                 """)
         }
         registerQRCodes(&m)
+        // `leadport status` lists imports (issue 26): each destination's own counts, since the
+        // run's are summed over its destinations (30 rows to two CRMs are not "created 52").
+        m.registerMigration("run-destination-counts") { db in
+            try db.execute(sql: "ALTER TABLE leadport_runs ADD COLUMN outcomes TEXT; ALTER TABLE leadport_runs ADD COLUMN failed INTEGER; ALTER TABLE leadport_runs ADD COLUMN pending INTEGER")
+        }
         return m
     }
 }

@@ -22,10 +22,25 @@ public enum RunDiscovery {
     }
 
     /// The first of `candidates` that exists and holds the run, open; nil when none does.
-    public static func find(_ runID: String, in candidates: [String]) throws -> (path: String, store: LeadStore)? {
-        for path in candidates where FileManager.default.fileExists(atPath: path) {
+    /// A sync's ledger that lists the run among its jobs' runs (as `leadport status` shows
+    /// it) but does not hold it leads on to the files of the job's `sqlite:` destinations,
+    /// where a job into sqlite:FILE records its runs: `undo` finds a run wherever `status` does.
+    /// - Returns: the file and its store, and `syncLedger`, the file that listed the run among
+    ///   its jobs' runs (where those jobs' state is) when that is another file.
+    public static func find(_ runID: String, in candidates: [String]) throws -> (path: String, store: LeadStore, syncLedger: String?)? {
+        var candidates = candidates
+        var syncLedger: String?
+        var k = 0
+        while k < candidates.count {
+            let path = candidates[k]
+            k += 1
+            guard FileManager.default.fileExists(atPath: path) else { continue }
             let opened = try LeadStore(path: path)
-            if try opened.hasRun(runID) { return (path, opened) }
+            if try opened.hasRun(runID) { return (path, opened, syncLedger) }
+            for value in try opened.syncRunDestinations(runID) {
+                syncLedger = syncLedger ?? path
+                if let file = (try? DestinationRegistry.parse(value))?.embeddedPath, !candidates.contains(file) { candidates.append(file) }
+            }
             try opened.close()
         }
         return nil
@@ -35,8 +50,8 @@ public enum RunDiscovery {
     /// they had delivered, and the rows before their watermark, would otherwise not be sent
     /// again). Their state is in the configuration's ledger, else in the run's own store.
     /// - Returns: the jobs reset.
-    public static func resetJobs(of runID: String, store: LeadStore, path: String, configuration: SyncConfig?) throws -> [String] {
-        let statePath = configuration?.ledger ?? path
+    public static func resetJobs(of runID: String, store: LeadStore, path: String, configuration: SyncConfig?, syncLedger: String? = nil) throws -> [String] {
+        let statePath = configuration?.ledger ?? syncLedger ?? path
         guard statePath != path else { return try store.resetSyncState(run: runID) }
         let stateStore = try LeadStore(path: statePath)
         defer { try? stateStore.close() }

@@ -72,6 +72,7 @@ struct Enrich: ParsableCommand {
     func run() throws {
         let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
         let reporter = ProgressReporter(style: style)
+        for line in Import.settingWarnings() { reporter.handle(.warning(RunWarning(code: "unknown_setting", message: line))) }
         var options = EnrichOptions(file: file)
         options.reader.sheet = sheet
         if let mapping { options.mapping = try Mapping.load(path: mapping) }
@@ -85,8 +86,8 @@ struct Enrich: ParsableCommand {
         ReaderNote.print(readerNote(path: file))
         let stage = try enrichment.open(dryRun: dryRun, reporter: reporter)
         let summary = try EnrichRun(options: options, enrichment: stage, emit: reporter.handle).run()
-        if let export, !dryRun { ExitStatus.printError("processed sheet written to \(export)") }
-        try Enrichment.finish(summary.enrichment, spec: enrichment.spec)
+        if let export, !dryRun, summary.exportWithheld == nil { ExitStatus.printError("processed sheet written to \(export)") }
+        try Enrichment.finish(summary.enrichment, spec: enrichment.spec, withheld: summary.exportWithheld)
     }
 }
 

@@ -121,13 +121,12 @@ struct Import: ParsableCommand {
         let request = self.request
         let style: ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
         let reporter = ProgressReporter(style: style)
-        var options: ImportOptions
-        do {
-            options = try request.options(build: LeadPortVersion.build, countsRows: style != .none, onEvent: { reporter.handle($0) })
-        } catch let error as ImportRequestError {
-            throw ValidationError(error.message)
-        }
+        // A list, mapping or spec that cannot be used (an --exclude list with nothing in it)
+        // is said as such, in one line: the options were right, so no usage text follows.
+        var options = try request.options(build: LeadPortVersion.build, countsRows: style != .none, onEvent: { reporter.handle($0) })
         options.apply = check
+        // A mistyped setting (HUBSPOT_URL for HUBSPOT_BASE_URL) changes nothing: said first.
+        for line in Self.settingWarnings() { reporter.handle(.warning(RunWarning(code: "unknown_setting", message: line))) }
         for file in files { ReaderNote.print(readerNote(path: file)) }
         // A dry run's plan: on stdout, or in the --plan file.
         let planWriter = options.dryRun ? try PlanWriter(path: plan, arguments: request.replayArguments) : nil
@@ -165,6 +164,12 @@ struct Import: ParsableCommand {
 /// The first error writing a dry run's plan, set from the run's event callback.
 private final class PlanFailure: @unchecked Sendable {
     var error: (any Error)?
+}
+
+extension Import {
+    /// The environment's and the config file's names that look like LeadPort's settings but
+    /// are not (a config file that cannot be read is said by whoever reads it).
+    static func settingWarnings() -> [String] { (try? Settings.load())?.lookalikeWarnings ?? [] }
 }
 
 /// Ctrl-C or a service manager's stop ends a run cleanly: the rows read so far are delivered,

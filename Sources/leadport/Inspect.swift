@@ -129,8 +129,8 @@ enum InspectionText {
                 var extra = sheet.info.isHidden ? ", \(sheet.info.state)" : ""
                 if sheet.info.kind != .worksheet { extra += ", \(sheet.info.kind.rawValue)" }
                 let size = !sheet.surveyed ? "not surveyed (the time for sizing sheets ran out)"
-                    : sheet.complete ? "\(sheet.rows) rows, \(sheet.columns) columns"
-                    : "at least \(sheet.rows) rows, \(sheet.columns) columns (sizing stopped at its limit)"
+                    : sheet.complete ? "\(numbered(sheet.rows, "row")), \(numbered(sheet.columns, "column"))"
+                    : "at least \(numbered(sheet.rows, "row")), \(numbered(sheet.columns, "column")) (sizing stopped at its limit)"
                 lines.append("  \(marker)\(sheet.info.position) \"\(sheet.info.name)\": \(size)\(extra)")
             }
         }

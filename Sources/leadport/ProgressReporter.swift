@@ -14,7 +14,12 @@ final class ProgressReporter: @unchecked Sendable {
     private let start: ContinuousClock.Instant
     private var lastDraw: ContinuousClock.Instant
     private var total = 0
+    /// Input rows finished at every destination: each row is counted once, however many
+    /// destinations it goes to (two used to make 36001/20000).
     private var done = 0
+    /// With several destinations: each one's rows so far, in the order of `--to`.
+    private var destinations: [String] = []
+    private var doneAt: [String: Int] = [:]
     /// Rows by outcome: an import's (`Outcome`), or an enrichment's (`Enrichment.RowOutcome`).
     private var counts: [String: Int] = [:]
     /// The enrichment's spending so far (`--enrich`, `leadport enrich`).
@@ -43,7 +48,10 @@ final class ProgressReporter: @unchecked Sendable {
         if let log, let line = json(event) { log.write(KnownSecrets.redact(line) + "\n") }
         switch style {
         case .jsonl: if let line = json(event) { ExitStatus.printError(line) }
-        case .none: if case .runFinished(let s) = event { summary(s) }
+        case .none:
+            // No progress, but the summary and the warnings all the same.
+            if case .runFinished(let s) = event { summary(s) }
+            if case .warning = event { human(event) }
         case .bar, .plain, .auto: human(event)
         }
     }
@@ -105,6 +113,12 @@ final class ProgressReporter: @unchecked Sendable {
             o.set("status", b.status)
             o.set("attempt", b.attempt)
             if let retry = b.retryAfter { o.set("retry_after", retry) }
+        case .warning(let w):
+            o.set("event", "warning")
+            o.set("t", elapsed)
+            o.set("code", w.code)
+            if let destination = w.destination { o.set("destination", destination) }
+            o.set("message", KnownSecrets.redact(w.message))
         case .runFinished(let s):
             o.set("event", "run_finished")
             o.set("t", elapsed)
@@ -142,26 +156,36 @@ final class ProgressReporter: @unchecked Sendable {
         switch event {
         case .runStarted(_, let inputs, let destinations, let total):
             self.total = total
+            self.destinations = destinations
             guard style == .plain else { break }
-            ExitStatus.printError(destinations == ["enrich"] ? "enriching \(inputs.joined(separator: ", ")): \(total) rows"
-                                  : "importing \(inputs.joined(separator: ", ")) → \(destinations.joined(separator: ", ")): \(total) rows")
+            ExitStatus.printError(destinations == ["enrich"] ? "enriching \(inputs.joined(separator: ", ")): \(numbered(total, "row"))"
+                                  : "importing \(inputs.joined(separator: ", ")) → \(destinations.joined(separator: ", ")): \(numbered(total, "row"))")
         case .row(let r):
-            counted(r.outcome.rawValue)
+            counted(r.outcome.rawValue, at: r.destination)
         case .enrichedRow(_, let outcome):
             counted(outcome.name)
         case .enrichment(let u):
             usage = u
         case .batch:
             break
+        case .warning(let w):
+            // Above the bar, which is drawn again under it.
+            if style == .bar { writeRaw("\r\u{1B}[K") }
+            ExitStatus.printError("leadport: " + w.message)
         case .runFinished(let s):
             if style == .bar { draw(); writeRaw("\n") }
             summary(s)
         }
     }
 
-    private func counted(_ outcome: String) {
-        done += 1
+    private func counted(_ outcome: String, at destination: String? = nil) {
         counts[outcome, default: 0] += 1
+        if let destination, destinations.count > 1 {
+            doneAt[destination, default: 0] += 1
+            done = destinations.map { doneAt[$0] ?? 0 }.min() ?? 0
+        } else {
+            done += 1
+        }
         let now = clock.now
         let interval: Duration = style == .bar ? .milliseconds(100) : .seconds(5)
         if now - lastDraw >= interval {
@@ -173,8 +197,11 @@ final class ProgressReporter: @unchecked Sendable {
     private func line() -> String {
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let eta = rate > 0 && total > done ? String(format: " ETA %.0fs", Double(total - done) / rate) : ""
-        let parts = Self.order.compactMap { o in counts[o].map { "\(o) \($0)" } }.joined(separator: ", ")
-        return "\(done)/\(total) rows, \(rate >= 10 ? String(Int(rate)) : String(format: "%.1f", rate)) rows/s\(eta)" + (parts.isEmpty ? "" : " — " + parts)
+        // With several destinations, each one's rows beside the rows done at all of them (the
+        // outcomes summed over destinations would count each row twice).
+        let parts = destinations.count > 1 ? destinations.map { "\($0) \(doneAt[$0] ?? 0)/\(total)" }.joined(separator: ", ")
+            : Self.order.compactMap { o in counts[o].map { "\(o) \($0)" } }.joined(separator: ", ")
+        return "\(done)/\(numbered(total, "row")), \(rate >= 10 ? String(Int(rate)) : String(format: "%.1f", rate)) rows/s\(eta)" + (parts.isEmpty ? "" : " — " + parts)
             + (usage.map { " · " + Self.spent($0) } ?? "")
     }
 
@@ -249,13 +276,17 @@ final class ProgressReporter: @unchecked Sendable {
         }
         // `leadport enrich` has no destinations: its outcomes are the enrichment's.
         if let e = s.enrichment {
-            let run = s.destinations.isEmpty ? "\(s.rows) row\(s.rows == 1 ? "" : "s") in \(String(format: "%.2f", s.seconds)) s: " : "enrichment: "
+            let run = s.destinations.isEmpty ? "\(numbered(s.rows, "row")) in \(String(format: "%.2f", s.seconds)) s: " : "enrichment: "
             for line in Self.describe(e, dryRun: s.dryRun, run: run) { ExitStatus.printError(line) }
         }
         guard !s.destinations.isEmpty else { return }
-        ExitStatus.printError((s.dryRun ? "dry run, nothing written: " : "") + "\(s.rows) row\(s.rows == 1 ? "" : "s") in \(String(format: "%.2f", s.seconds)) s: \(parts(s.counts))")
-        // With several destinations, each one's own line.
-        if s.destinations.count > 1 {
+        let head = (s.dryRun ? "dry run, nothing written: " : "") + "\(numbered(s.rows, "row")) in \(String(format: "%.2f", s.seconds)) s"
+        if s.destinations.count == 1 {
+            ExitStatus.printError(head + ": " + parts(s.counts))
+        } else {
+            // With several destinations each row has an outcome at each: their counts, never
+            // summed (30 rows to two CRMs are not "created 52").
+            ExitStatus.printError(head + ", each row at each of \(s.destinations.count) destinations:")
             for d in s.destinations { ExitStatus.printError("  \(d.name): \(parts(d.counts))\(d.stopped == nil ? "" : " (stopped)")") }
         }
         // What a person would want to know before the postcards go out.
@@ -264,13 +295,15 @@ final class ProgressReporter: @unchecked Sendable {
         }
         if !s.unmappedColumns.isEmpty {
             let n = s.unmappedColumns.count
-            ExitStatus.printError("\(n) column\(n == 1 ? "" : "s") not mapped to any field: \(s.unmappedColumns.map { "\"\($0)\"" }.joined(separator: ", ")) "
+            ExitStatus.printError("\(numbered(n, "column")) not mapped to any field: \(s.unmappedColumns.map { "\"\($0)\"" }.joined(separator: ", ")) "
                                   + "(kept as extras; name \(n == 1 ? "it" : "them") in a mapping, --mapping, to use \(n == 1 ? "it" : "them"); `leadport inspect FILE` shows the guesses)")
         }
         for (tally, what) in [(s.withoutName, "without a usable name"), (s.withoutContact, "without an email, phone or address")] where tally.count > 0 {
             let rows = tally.first.map { "\($0.row)" }.joined(separator: ", ") + (tally.count > tally.first.count ? ", …" : "")
-            ExitStatus.printError("\(tally.count) row\(tally.count == 1 ? "" : "s") delivered \(what) (row\(tally.count == 1 ? "" : "s") \(rows))")
+            ExitStatus.printError("\(numbered(tally.count, "row")) delivered \(what) (row\(tally.count == 1 ? "" : "s") \(rows))")
         }
+        // Last, where people look: the id `leadport status` lists and `leadport undo` takes.
+        if !s.dryRun { ExitStatus.printError("recorded as run \(s.runID)") }
     }
 
     private func writeRaw(_ text: String) {

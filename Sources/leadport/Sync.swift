@@ -67,6 +67,10 @@ struct Sync: ParsableCommand {
             return try printUnits(configuration)
         }
         let started = Date()
+        // A mistyped setting changes nothing: said first, as the run's progress says things.
+        let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
+        let warnings = ProgressReporter(style: style)
+        for line in Import.settingWarnings() { warnings.handle(.warning(RunWarning(code: "unknown_setting", message: line))) }
         let configuration: SyncConfig
         do {
             // $VAR references come from the environment, else the config file (as credentials do).
@@ -85,8 +89,7 @@ struct Sync: ParsableCommand {
             guard !jobs.isEmpty else { throw SyncError(message: "\(config) has no job \(job); its jobs: \(configuration.jobs.map(\.name).joined(separator: ", "))") }
         }
         var results: [SyncJob.Result] = []
-        // A resolved `auto` (a bar on a terminal): the runs' reporters and whether rows are counted.
-        let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
+        // The runs' reporters, in the style resolved above, and whether rows are counted.
         let context = SyncJob.Context(build: LeadPortVersion.build, countsRows: style != .none, reporter: { log, job in
             let reporter = ProgressReporter(style: style)
             reporter.log = log
@@ -141,26 +144,77 @@ struct Sync: ParsableCommand {
         try (o.text + "\n").write(toFile: summaryJson, atomically: true, encoding: .utf8)
     }
 
-    /// This binary and the configuration, as absolute paths for a crontab or unit file.
-    private func paths(_ configuration: SyncConfig) -> (binary: String, config: String, folder: String, logs: String) {
-        let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    /// What a crontab line or unit file runs: the binary, the configuration and its folder,
+    /// the logs, and the environment the run needs, since cron and systemd pass almost none.
+    struct Launch {
+        var binary: String
+        /// Said in a comment when `binary` is the build's own (`make clean` deletes it).
+        var binaryNote: String?
+        var config: String
+        var folder: String
+        var logs: String
+        /// NAME=value pairs the command is run with: `LEADPORT_CONFIG` (the config file in
+        /// use, found again whatever HOME is), `HOME` (libpq's ~/.pgpass) and the settings set
+        /// in this environment that hold no secret (`HUBSPOT_BASE_URL`).
+        var environment: [(name: String, value: String)]
+        /// What the comments say of the config file and of secrets set only here.
+        var settingsNote: [String]
+    }
+
+    private func launch(_ configuration: SyncConfig) throws -> Launch {
         let config = ImportRequest.canonical(self.config)
-        return (binary, config, (config as NSString).deletingLastPathComponent, ImportRequest.canonical(configuration.logs))
+        let environment = ProcessInfo.processInfo.environment
+        let (binary, note) = Self.installedBinary(environment: environment)
+        var carried: [(name: String, value: String)] = []
+        var notes: [String] = []
+        let settings = try Settings.load()
+        if let path = settings.path {
+            carried.append(("LEADPORT_CONFIG", ImportRequest.canonical(path)))
+            notes.append("Credentials (HUBSPOT_TOKEN, …) and the configuration's $VARs come from \(ImportRequest.canonical(path)) (chmod 600), named by LEADPORT_CONFIG below.")
+        } else {
+            notes.append("No LeadPort config file was found (\(Settings.configPath(environment: environment) ?? "~/.config/leadport/config.yaml")): put the credentials (HUBSPOT_TOKEN, …) in one, chmod 600, and print this again.")
+        }
+        if let home = environment["HOME"], !home.isEmpty { carried.append(("HOME", home)) }
+        let here = KnownSettings.names.filter { $0 != "LEADPORT_CONFIG" && settings.environment[$0].map { !$0.isEmpty } == true }.sorted()
+        for name in here where !Settings.isSecret(name) { carried.append((name, settings.environment[name] ?? "")) }
+        let secrets = here.filter { Settings.isSecret($0) && settings.file[$0] == nil }
+        if !secrets.isEmpty {
+            notes.append("Set only in this shell, which cron does not have: \(secrets.joined(separator: ", ")); add \(secrets.count == 1 ? "it" : "them") to \(settings.path ?? "the config file").")
+        }
+        return Launch(binary: binary, binaryNote: note, config: config, folder: (config as NSString).deletingLastPathComponent,
+                      logs: ImportRequest.canonical(configuration.logs), environment: carried, settingsNote: notes)
+    }
+
+    /// The installed `leadport`: this binary when it is not a build's (under a `.build`
+    /// folder), else the first on PATH that is not; else the build's, with a note saying so.
+    static func installedBinary(environment: [String: String]) -> (path: String, note: String?) {
+        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        func built(_ path: String) -> Bool { path.contains("/.build/") || path.contains("/.build-") }
+        guard built(own) else { return (own, nil) }
+        for folder in (environment["PATH"] ?? "").split(separator: ":") where folder.hasPrefix("/") {
+            let candidate = String(folder) + "/leadport"
+            let real = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
+            if FileManager.default.isExecutableFile(atPath: candidate), !built(real) { return (candidate, nil) }
+        }
+        return (own, "This is the build's own binary, which `make clean` deletes: install it (docs/sync.md, section 1) and print this again.")
     }
 
     private func print(cron schedule: String, _ configuration: SyncConfig) throws {
-        let p = paths(configuration)
+        let p = try launch(configuration)
+        let assignments = p.environment.map { "\($0.name)=\(Self.shellQuoted($0.value)) " }.joined()
+        let comments = (["LeadPort sync of \(p.config): add with `crontab -e`."] + p.settingsNote + (p.binaryNote.map { [$0] } ?? [])
+                        + ["Exit status 4 means the previous run was still going: nothing was done."]).map { "# " + $0 }.joined(separator: "\n")
         try StandardOutput.shared.write("""
-            # LeadPort sync of \(p.config): add with `crontab -e`. Credentials (HUBSPOT_TOKEN, …) come from
-            # ~/.config/leadport/config.yaml (chmod 600), as cron passes almost no environment.
-            # Exit status 4 means the previous run was still going: nothing was done.
-            \(schedule) \(Self.cronEscaped("mkdir -p \(Self.shellQuoted(p.logs)) && cd \(Self.shellQuoted(p.folder)) && \(Self.shellQuoted(p.binary)) sync --config \(Self.shellQuoted(p.config))\(configuration.shared != nil ? " --worker" : "") --progress none --summary-json \(Self.shellQuoted(p.logs + "/last-sync.json")) >> \(Self.shellQuoted(p.logs + "/cron.log")) 2>&1"))
+            \(comments)
+            \(schedule) \(Self.cronEscaped("mkdir -p \(Self.shellQuoted(p.logs)) && cd \(Self.shellQuoted(p.folder)) && \(assignments)\(Self.shellQuoted(p.binary)) sync --config \(Self.shellQuoted(p.config))\(configuration.shared != nil ? " --worker" : "") --progress none --summary-json \(Self.shellQuoted(p.logs + "/last-sync.json")) >> \(Self.shellQuoted(p.logs + "/cron.log")) 2>&1"))
 
             """)
     }
 
     private func printUnits(_ configuration: SyncConfig) throws {
-        let p = paths(configuration)
+        let p = try launch(configuration)
+        let environment = p.environment.map { "Environment=\(Self.unitQuoted("\($0.name)=\($0.value)"))\n" }.joined()
+        let notes = (p.settingsNote + (p.binaryNote.map { [$0] } ?? [])).map { "# " + $0 + "\n" }.joined()
         try StandardOutput.shared.write("""
             # ~/.config/systemd/user/leadport-sync.service (or /etc/systemd/system/ for a system unit)
             [Unit]
@@ -169,9 +223,8 @@ struct Sync: ParsableCommand {
             [Service]
             Type=oneshot
             WorkingDirectory=\(Self.unitEscaped(p.folder))
-            ExecStart=\(Self.unitQuoted(p.binary)) sync --config \(Self.unitQuoted(p.config))\(configuration.shared != nil ? " --worker" : "") --progress none --summary-json \(Self.unitQuoted(p.logs + "/last-sync.json"))
-            # Credentials: Environment=HUBSPOT_TOKEN=… lines here, or ~/.config/leadport/config.yaml (chmod 600).
-            # A user unit runs while you are logged out only after: loginctl enable-linger
+            \(environment)ExecStart=\(Self.unitQuoted(p.binary)) sync --config \(Self.unitQuoted(p.config))\(configuration.shared != nil ? " --worker" : "") --progress none --summary-json \(Self.unitQuoted(p.logs + "/last-sync.json"))
+            \(notes)# A user unit runs while you are logged out only after: loginctl enable-linger
             # 4: the previous run was still going, and nothing was done: not a failure.
             SuccessExitStatus=4
 

@@ -48,8 +48,8 @@ struct Undo: ParsableCommand {
     func run() throws {
         let configuration = try config.map { try SyncConfig.load(path: $0, expanding: false) }
         let candidates = try RunDiscovery.candidates(ledger: ledger, configuration: configuration, configPath: config)
-        guard let (path, store) = try RunDiscovery.find(runID, in: candidates) else {
-            throw UndoError(message: "no run \(runID) in \(candidates.joined(separator: " or ")); see `leadport status` or an import's run_started event for run ids")
+        guard let (path, store, syncLedger) = try RunDiscovery.find(runID, in: candidates) else {
+            throw UndoError(message: "no run \(runID) in \(candidates.joined(separator: " or ")); `leadport status` lists the runs (with --ledger or --config, as here), and each import's summary ends with its run id")
         }
         defer { try? store.close() }
         if let inputs = try store.runInputs(runID), inputs.hasPrefix("undo ") {
@@ -57,6 +57,7 @@ struct Undo: ParsableCommand {
         }
         // The run's destinations, opened again as it named them (credentials from the settings).
         let settings = try Settings.load()
+        for line in settings.lookalikeWarnings { ExitStatus.printError("leadport: " + line) }
         var remotes: [any Destination] = []
         var only: Set<String>?
         let recorded = try store.runDestinations(runID) ?? []
@@ -77,7 +78,7 @@ struct Undo: ParsableCommand {
         let (undoID, done) = try UndoRun(store: store, path: path, run: runID, remotes: remotes, dryRun: dryRun).undo(only: only)
         // A sync job that made the run reads its sources whole again next time: a file it had
         // delivered, and the rows before its watermark, would otherwise not be sent again.
-        let resetJobs = !dryRun && undoID != nil ? try RunDiscovery.resetJobs(of: runID, store: store, path: path, configuration: configuration) : []
+        let resetJobs = !dryRun && undoID != nil ? try RunDiscovery.resetJobs(of: runID, store: store, path: path, configuration: configuration, syncLedger: syncLedger) : []
         if json {
             var o = JSONObject()
             o.set("run_id", runID)

@@ -77,7 +77,7 @@ final class VDPProgress {
             return
         }
         let seconds = String(format: "%.2f", elapsed)
-        ExitStatus.printError("\(s.rows) addresses of \"\(s.campaignName)\" in \(seconds) s: \(counts) → \(output) (\(bytes) bytes)")
+        ExitStatus.printError("\(numbered(s.rows, "address", plural: "addresses")) of \"\(s.campaignName)\" in \(seconds) s: \(counts) → \(output) (\(bytes) bytes)")
         if let skipped = s.counts[.skipped], skipped > 0 {
             ExitStatus.printError("\(skipped) address\(skipped == 1 ? "" : "es") cannot be mailed and got no QR code: see the outcome and reason columns of vdp-manifest.csv")
         }

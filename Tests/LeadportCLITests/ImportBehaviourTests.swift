@@ -257,7 +257,8 @@ import Testing
         let result = try Leadport.run(["import", csv.path, "--to", "sqlite:" + dir.appendingPathComponent("l.db").path, "--progress", "bar"])
         #expect(result.status == 0, "\(result.stderr.suffix(300))")
         let redraws = result.stderr.components(separatedBy: "\r\u{1B}[K").count - 1
-        let summary = try #require(result.stderr.split(separator: "\n").last)
+        // (The summary is followed by the run's id.)
+        let summary = try #require(result.stderr.split(separator: "\n").first { $0.contains(" rows in ") })
         let seconds = try #require(Double(summary.split(separator: " ")[3]))
         // At most one redraw per 100 ms, plus the final one; and it does draw.
         #expect(redraws >= 1)

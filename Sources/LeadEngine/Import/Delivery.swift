@@ -87,6 +87,8 @@ extension ImportRun {
         private let report: CSVWriter?
         private let rejects: CSVWriter?
         private let export: TableWriter?
+        /// Where `export` is written until the run keeps it.
+        private var staged: StagedFile?
         /// Whether the source's numbers (`RawRow.numericCells`: a workbook's) go into the
         /// processed sheet as numbers: into a workbook, not a CSV file.
         private var exportsNumbers = false
@@ -168,7 +170,8 @@ extension ImportRun {
             laneCounts = Array(repeating: [:], count: run.lanes.count)
             report = try run.options.reportPath.map { try CSVWriter(path: $0, protectFormulas: false) }
             rejects = try run.options.rejectsPath.map { try CSVWriter(path: $0) }
-            export = try run.options.exportPath.map { try openTableWriter(path: $0) }
+            staged = run.options.exportPath.map(StagedFile.init)
+            export = try staged.map { try openTableWriter(path: $0.staging) }
             try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
             var senders: [Sender] = []
             for lane in run.lanes where !lane.writesWithLedger && !run.options.dryRun {
@@ -507,10 +510,22 @@ extension ImportRun {
             return (status, distinct.count == 1 && reasons.count == results.count ? results[0].1.reason! : reasons.joined(separator: "; "))
         }
 
-        func close() throws {
+        /// Closes the outputs; the processed sheet is put in its place unless the enrichment's
+        /// key was refused (then its path is returned, and the file there is left as it was).
+        func close(enrichment: Enrichment.Tally?) throws -> String? {
             try report?.close()
             try rejects?.close()
             try export?.close()
+            guard let staged else { return nil }
+            self.staged = nil
+            if StagedFile.withheld(by: enrichment) {
+                staged.discard()
+                return staged.path
+            }
+            try staged.keep()
+            return nil
         }
+
+        deinit { staged?.discard() }
     }
 }

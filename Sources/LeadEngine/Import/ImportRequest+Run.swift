@@ -93,7 +93,7 @@ extension ImportRequest {
     /// - Parameter unmetRows: some rows of an applied plan were not found in the file.
     public func problem(of summary: RunSummary, unmetRows: Bool = false, warn: (String) -> Void) -> (any Error)? {
         var problems: [any Error] = summary.stopped.map(\.error)
-        do { try Enrichment.finish(summary.enrichment, spec: enrich ?? "") } catch let error as EnrichmentStopped { problems.insert(error, at: 0) } catch {}
+        do { try Enrichment.finish(summary.enrichment, spec: enrich ?? "", withheld: summary.exportWithheld) } catch let error as EnrichmentStopped { problems.insert(error, at: 0) } catch {}
         for destination in summary.destinations where destination.stopped == nil {
             guard let failed = destination.counts[.failed], failed > 0 else { continue }
             problems.append(DestinationError(destination: destination.name,

@@ -70,6 +70,7 @@ extension ImportRun {
         let remote = lane.destination
         let campaign = lane.campaign
         let known = try knownLeads(batch, lane: lane, store: store)
+        try noteExcludedHeld(&batch, lane: lane, store: store)
         var outbound: [OutboundLead] = []
         var rows: [Int] = []
         var previous: [String?] = []

@@ -53,6 +53,9 @@ public final class ImportRun: @unchecked Sendable {
         private(set) var policy = DestinationPolicy()
         var user = FlyrUser.local
         var ledgerWasEmpty = false
+        /// People a do-not-contact list names whom this destination already holds (the ledger
+        /// knows them): excluding stops only what is sent from now on.
+        var excludedHeld = RunSummary.RowTally()
         private let lock = NSLock()
         private var stoppedBy: (any Error)?
 
@@ -140,7 +143,9 @@ public final class ImportRun: @unchecked Sendable {
         // written, which needs every lead, nor for several destinations (a row is passed over
         // only when every one of them has it: not worth a second look-up per row).
         // Nor with an enrichment, whose answers are part of the lead.
-        let passing = lanes.count == 1 && !lanes[0].writesWithLedger && options.exportPath == nil && options.enrichment == nil ? lanes[0] : nil
+        // Nor with do-not-contact lists: a row passed over as unchanged would never be checked
+        // against a list that names its person since.
+        let passing = lanes.count == 1 && !lanes[0].writesWithLedger && options.exportPath == nil && options.enrichment == nil && options.exclusions.isEmpty ? lanes[0] : nil
         // What the ledger knows by row hash, read in one pass while the run starts (see
         // `LeadStore.ledgerByRowHash`); for a ledger much larger than this input, batch by batch.
         // (A file whose size is unknown counts as large.)
@@ -171,6 +176,15 @@ public final class ImportRun: @unchecked Sendable {
         // Every file is read with the same mapping (or none): its policies hold for the run.
         let mapping = options.mapping ?? plans.first?.mapping ?? Mapping()
         for lane in lanes { try lane.configure(mapping, strictFields: options.strictFields) }
+        // Said before anything is sent: live events that start action plans, columns with no
+        // place at a destination.
+        let fields = Set(plans.flatMap { $0.fields.values })
+        for lane in lanes {
+            guard let speaking = lane.destination as? any WarningDestination else { continue }
+            for w in speaking.warnings(fields: fields, announce: options.dryRun || lane.ledgerWasEmpty) {
+                emit(.warning(RunWarning(code: w.code, destination: lane.name, message: w.message)))
+            }
+        }
         if !options.dryRun { try store.startRun(id: runID, inputs: options.files, destinations: options.destinationValues) }
         // Emitted by the delivery thread before its first row, once the count is in.
         let runStarted: @Sendable () throws -> Int? = { [self, plans] in
@@ -331,14 +345,18 @@ public final class ImportRun: @unchecked Sendable {
         reading.join()
         delivering.join()
         if let error = failure.error, !(error is Delivery.EveryDestinationStopped) { throw error }
-        try delivery.close()
-        if !options.dryRun { try store.finishRun(id: runID, counts: delivery.counts, rows: delivery.rows) }
+        let withheld = try delivery.close(enrichment: enrichment?.summary)
+        if !options.dryRun {
+            try store.finishRun(id: runID, counts: delivery.counts, rows: delivery.rows, byDestination: lanes.map { ($0.name, delivery.laneCounts[$0.index]) })
+        }
         var summary = RunSummary(runID: runID, rows: delivery.rows, counts: delivery.counts, seconds: Date().timeIntervalSince(started), dryRun: options.dryRun,
                                  destinations: lanes.map { DestinationSummary(name: $0.name, counts: delivery.laneCounts[$0.index], stopped: $0.stopped) },
                                  enrichment: enrichment?.summary)
         summary.unmappedColumns = zip(files, plans).flatMap { file, plan in plan.unmappedColumns.map { files.count > 1 ? "\(file): \($0)" : $0 } }
         (summary.withoutName, summary.withoutContact) = (delivery.withoutName, delivery.withoutContact)
         summary.mailingAsAddress = mailingAsAddress
+        summary.exportWithheld = withheld
+        for lane in lanes { if let warning = lane.excludedHeldWarning { emit(.warning(warning)) } }
         emit(.runFinished(summary))
         return summary
     }

@@ -16,6 +16,23 @@ public enum ProgressEvent: Sendable {
     case enrichment(Enricher.Summary)
     /// `leadport enrich`: one row's outcome.
     case enrichedRow(SourceLocation, Enrichment.RowOutcome)
+    /// Something a person should hear before harm is done (a setting that changes nothing,
+    /// live events that start action plans, a column that goes nowhere): said once a run.
+    case warning(RunWarning)
+}
+
+/// A warning of a run, in LeadPort's voice: `message` names what is wrong, where, and what
+/// to do; `code` groups it for programs.
+public struct RunWarning: Sendable, Equatable {
+    /// `unknown_setting`, `live_events`, `field_not_sent`, `excluded_already_sent`.
+    public var code: String
+    /// The destination it concerns, when one does.
+    public var destination: String?
+    public var message: String
+
+    public init(code: String, destination: String? = nil, message: String) {
+        (self.code, self.destination, self.message) = (code, destination, message)
+    }
 }
 
 public struct RowResult: Sendable {
@@ -69,6 +86,9 @@ public struct RunSummary: Sendable {
     public var withoutContact = RowTally()
     /// The files whose only address was the mailing one, which then stood for the property's.
     public var mailingAsAddress: [String] = []
+    /// `--export`'s path when it was not written (the enrichment's key or model was refused,
+    /// every row pending): the file there is left as it was.
+    public var exportWithheld: String?
 
     /// A count of rows, with the first few of them (file, sheet and row) to name.
     public struct RowTally: Sendable {
