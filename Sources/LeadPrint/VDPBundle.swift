@@ -22,7 +22,7 @@ public final class VDPBundle {
         if let directory {
             let contents = (try? manager.contentsOfDirectory(atPath: directory)) ?? []
             guard contents.isEmpty else {
-                throw VDPError.output(path: directory, message: "the folder is not empty; give a new or empty folder with --out, so that no image of an earlier run is mixed in")
+                throw VDPError.unusableOutput(path: directory, message: "the folder is not empty; give a new or empty folder with --out, so that no image of an earlier run is mixed in")
             }
             folder = URL(fileURLWithPath: directory)
             zipPath = nil

@@ -184,4 +184,18 @@ struct VDPExportRun {
         let supabase = try run.export(to: "supabase")
         #expect(supabase.result.status == 2 && supabase.result.stderr.contains("SUPABASE_URL"), "\(supabase.result.stderr)")
     }
+
+    @Test func folderNotEmptyIsAUsageProblem() throws {
+        let run = try VDPExportRun()
+        defer { run.remove() }
+        let db = run.t.dir.appendingPathComponent("leads.db").path
+        #expect(try run.t.run(try run.t.list("leads.csv", count: 1), to: "sqlite:" + db, user: nil).result.status == 0)
+        let dir = run.t.dir.appendingPathComponent("full")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: dir.appendingPathComponent("old.png"))
+        let result = try Leadport.run(["export", "vdp", "Spring farm", "--to", "sqlite:" + db, "--out", dir.path])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr == "leadport: \(dir.path): the folder is not empty; give a new or empty folder with --out, so that no image of an earlier run is mixed in\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["old.png"])
+    }
 }
