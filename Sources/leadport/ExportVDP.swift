@@ -16,7 +16,8 @@ struct ExportVDP: ParsableCommand {
             address lines and the contact's name. An address that cannot be mailed is listed as \
             skipped, with the reason, and gets no code.
             Exit status: 0 written; 1 the destination or the output failed; 2 a usage problem \
-            (no such campaign, a destination's settings missing).
+            (no such campaign, a destination's settings missing, an --out folder not empty or an \
+            output that cannot be written where it is named, checked before any work).
             """
     )
 
@@ -47,6 +48,8 @@ struct ExportVDP: ParsableCommand {
     }
 
     func run() throws {
+        // An output that cannot be written is refused before the store is opened.
+        try VDPBundle.check(directory: out, zip: zip)
         let store = try openStore()
         let export = VDPExport(store: store, baseURL: baseURL)
         // Found before anything is written: an unknown campaign leaves no folder or file behind.
