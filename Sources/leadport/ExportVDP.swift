@@ -28,8 +28,16 @@ struct ExportVDP: ParsableCommand {
                                                         valueName: "dest"))
     var destination = "sqlite:leadport.db"
 
-    @Option(help: ArgumentHelp("What a QR code opens: this, then the slug.", valueName: "url"))
+    @Option(help: ArgumentHelp("What a QR code opens: this, then the slug (a / is added to a path that does not end in one, unless the URL has a query).", valueName: "url"))
     var baseURL = "https://flyrpro.app/q/"
+
+    /// `--base-url` as the slug is added to it: `https://ex.com/q` is taken as `https://ex.com/q/`,
+    /// so that the slug is a path segment of its own; a URL with a query (`…?code=`) or a
+    /// fragment is kept as it is given.
+    var base: String {
+        guard let url = URLComponents(string: baseURL), url.query == nil, url.fragment == nil, !url.path.hasSuffix("/") else { return baseURL }
+        return baseURL + "/"
+    }
 
     @Option(help: ArgumentHelp("The ZIP to write (default: vdp-NAME.zip in the current folder, NAME the campaign's).", valueName: "file.zip"))
     var zip: String?
@@ -51,7 +59,7 @@ struct ExportVDP: ParsableCommand {
         // An output that cannot be written is refused before the store is opened.
         try VDPBundle.check(directory: out, zip: zip)
         let store = try openStore()
-        let export = VDPExport(store: store, baseURL: baseURL)
+        let export = VDPExport(store: store, baseURL: base)
         // Found before anything is written: an unknown campaign leaves no folder or file behind.
         let found = try export.campaign(campaign)
         let bundle = try VDPBundle(directory: out, zip: out == nil ? (zip ?? Self.defaultZip(found.name)) : nil)
@@ -63,7 +71,7 @@ struct ExportVDP: ParsableCommand {
             bundle.discard()
             throw error
         }
-        let (path, bytes) = try bundle.finish(campaign: summary.campaignName, baseURL: baseURL, symbol: QRSymbol())
+        let (path, bytes) = try bundle.finish(campaign: summary.campaignName, baseURL: base, symbol: QRSymbol())
         reporter.finished(summary, output: path, bytes: bytes)
         if let embedded = store as? EmbeddedQRCodes { try embedded.close() }
     }

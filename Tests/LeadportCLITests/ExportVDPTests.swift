@@ -229,4 +229,18 @@ struct VDPExportRun {
         #expect(!FileManager.default.fileExists(atPath: noFolder.path))
         #expect(try String(contentsOf: file, encoding: .utf8) == "x")
     }
+
+    /// The slug is a path segment of its own: a / is added to a base URL's path without one,
+    /// and a base URL with a query is followed by the slug as it is.
+    @Test func baseURLWithoutTrailingSlashGetsOne() throws {
+        let run = try VDPExportRun()
+        defer { run.remove() }
+        let db = try run.imported(count: 1)
+        for (given, used) in [("https://ex.com/q", "https://ex.com/q/"), ("https://ex.com", "https://ex.com/"),
+                              ("https://ex.com/q/", "https://ex.com/q/"), ("https://ex.com/scan?code=", "https://ex.com/scan?code=")] {
+            let export = try run.export(to: db, extra: ["--base-url", given])
+            #expect(export.result.status == 0, "\(export.result.stderr)")
+            #expect(export.rows.count == 2 && export.rows[1][5] == used + export.rows[1][4], "\(given): \(export.rows)")
+        }
+    }
 }
