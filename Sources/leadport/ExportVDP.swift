@@ -45,7 +45,7 @@ struct ExportVDP: ParsableCommand {
     @Option(help: ArgumentHelp("Write the files into this folder (new or empty) instead of a ZIP.", valueName: "dir"))
     var out: String?
 
-    @Option(help: "Progress on stderr: auto (a line every few seconds), plain, jsonl (an event per address), none.")
+    @Option(help: "Progress on stderr: auto, bar or plain (a line every few seconds, then the summary line), none (the summary line alone), jsonl (an event per address, and run_finished with the counts instead of the summary line).")
     var progress: Import.ProgressStyle = .auto
 
     func validate() throws {

@@ -243,4 +243,23 @@ struct VDPExportRun {
             #expect(export.rows.count == 2 && export.rows[1][5] == used + export.rows[1][4], "\(given): \(export.rows)")
         }
     }
+
+    /// Each style docs/cli.md lists is accepted; jsonl's stderr is JSON lines only, ending with
+    /// run_finished (as import's), the others end with the summary line.
+    @Test func everyProgressStyleEndsWithTheSummary() throws {
+        let run = try VDPExportRun()
+        defer { run.remove() }
+        let db = try run.imported(count: 2)
+        let jsonl = try run.export(to: db)
+        #expect(jsonl.result.status == 0, "\(jsonl.result.stderr)")
+        let lines = jsonl.result.stderr.split(separator: "\n")
+        #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] }, "\(lines)")
+        let last = try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any]
+        #expect(last?["event"] as? String == "run_finished" && last?["rows"] as? Int == 2 && last?["created"] as? Int == 2)
+        for style in ["auto", "bar", "plain", "none"] {
+            let result = try Leadport.run(["export", "vdp", "Spring farm", "--to", db, "--out", run.t.dir.appendingPathComponent(style).path, "--progress", style])
+            #expect(result.status == 0, "\(style): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").last?.hasPrefix("2 addresses of \"Spring farm\" in ") == true, "\(style): \(result.stderr)")
+        }
+    }
 }
