@@ -294,6 +294,18 @@ import Testing
         #expect(try cell("Property Zip")[0] as? Int == 2108)
         #expect(try cell("Property Zip")[1] as? String == "n")
     }
+
+    /// An ambiguous date names the option of the command in use: normalize's --order, import's --date-order.
+    @Test func ambiguousDateNamesTheCommandsOwnOption() throws {
+        let normalize = try Leadport.run(["normalize", "date"], stdin: Data("03/04/2024\n".utf8))
+        #expect(normalize.status == 0, "\(normalize.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(normalize.stdout.utf8)) as? [String: Any]
+        #expect(object?["ambiguous"] as? Bool == true)
+        #expect(object?["problem"] as? String == "day and month could be either way round; give --order mdy or dmy", "\(normalize.stdout)")
+        let ordered = try Leadport.run(["normalize", "date", "--order", "dmy"], stdin: Data("03/04/2024\n".utf8))
+        #expect(ordered.stdout.contains("\"iso\":\"2024-04-03\""), "\(ordered.stdout) \(ordered.stderr)")
+    }
+
 }
 
 @Suite struct PhoneLibraryTests {
