@@ -149,7 +149,9 @@ dist: stage
 	@ls -l $(DIST)/leadport-$(VERSION)-linux-$(ARCH).tar.gz
 
 # A Debian package installing under /usr, depending on RUNTIME_DEBS. Debian's zsh reads
-# vendor-completions, not site-functions, under /usr.
+# vendor-completions, not site-functions, under /usr. As Debian's policy asks, the man pages are
+# gzipped (-n: no name or time stamp, so the same pages give the same bytes) and
+# /usr/share/doc/leadport/copyright says the terms (scripts/deb-copyright).
 DEBROOT := .build/deb/leadport_$(VERSION)_$(ARCH)
 # The package's maintainer: the last commit's author unless given.
 DEB_MAINTAINER ?= $(shell git log -1 --format='%an <%ae>' 2>/dev/null)
@@ -160,6 +162,8 @@ deb: stage
 	mkdir -p $(DEBROOT)/usr/share/zsh/vendor-completions
 	mv $(DEBROOT)/usr/share/zsh/site-functions/_leadport $(DEBROOT)/usr/share/zsh/vendor-completions/
 	rmdir $(DEBROOT)/usr/share/zsh/site-functions
+	gzip -9n $(DEBROOT)/usr/share/man/man1/*.1
+	scripts/deb-copyright $(RUNTIME_DEBS) > $(DEBROOT)/usr/share/doc/leadport/copyright
 	$(call list_files,$(DEBROOT)/usr)
 	{ echo "Package: leadport"; echo "Version: $(VERSION)"; echo "Architecture: $(ARCH)"; \
 	  echo "Maintainer: $(DEB_MAINTAINER)"; echo "Section: utils"; echo "Priority: optional"; \
