@@ -12,7 +12,7 @@ BIN_DEBUG := .build/debug/leadport
 BIN_RELEASE := .build/release/leadport
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release demo test bench fuzz clean stage install uninstall dist deb check-release check-dist examples
+.PHONY: deps build release demo test bench fuzz clean stage stage-manifest install uninstall dist deb check-release check-dist examples
 
 # Install the Debian packages the build needs, only when some are missing (and the runtime ones,
 # which the build's bring anyway: `scripts/check-dist` follows their dependencies; man-db renders
@@ -83,6 +83,7 @@ clean:
 #   share/bash-completion/completions/leadport, share/zsh/site-functions/_leadport,
 #   share/fish/vendor_completions.d/leadport.fish   swift-argument-parser's completion scripts
 #   share/doc/leadport/README.md, cli.md   the README (its runtime packages line) and the commands
+#   share/leadport/installed-files, uninstall.sh   every file of the tree, and what removes them
 PREFIX ?= /usr/local
 DESTDIR ?=
 VERSION = $(shell sed -n 's/.*static let string = "\(.*\)"/\1/p' Sources/leadport/LeadPort.swift)
@@ -103,18 +104,32 @@ stage: deps
 	$(STAGE)/bin/leadport --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_leadport
 	$(STAGE)/bin/leadport --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/leadport.fish
 	cp README.md docs/cli.md $(STAGE)/share/doc/leadport/
+	$(stage_manifest)
 
-# Every file installed is listed in PREFIX/share/leadport/installed-files, which `uninstall` reads:
-# it removes exactly those files (and the folders only LeadPort uses, when empty), even after the
-# sources changed.
+# Every file installed is listed in PREFIX/share/leadport/installed-files, which `uninstall` and
+# share/leadport/uninstall.sh (scripts/uninstall.sh, for a tarball unpacked into a prefix) read:
+# they remove exactly those files (and the folders only LeadPort uses, when empty), even after
+# the sources changed. The list is made in the staged tree, so the tarball, the .deb and
+# `make install` all carry it.
 MANIFEST := share/leadport/installed-files
+# The list of every file under $(1), relative to it, the list itself included.
+define list_files
+	(cd $(1) && { find . -type f ! -path './$(MANIFEST)*' | sed 's|^\./||'; echo $(MANIFEST); } | LC_ALL=C sort) > $(1)/$(MANIFEST).new
+	mv $(1)/$(MANIFEST).new $(1)/$(MANIFEST)
+endef
+define stage_manifest
+	install -m 755 scripts/uninstall.sh $(STAGE)/share/leadport/uninstall.sh
+	$(call list_files,$(STAGE))
+endef
+# The staged tree's uninstall.sh and list, alone: for a check on a staged tree of any files,
+# without the release build (InstalledLayoutTests).
+stage-manifest:
+	$(stage_manifest)
 define install_staged
-	@cd $(STAGE) && find . -type f | sed 's|^\./||' | sort > ../installed-files
 	@while read -r f; do \
-	  mode=644; case "$$f" in bin/*) mode=755 ;; esac; \
+	  mode=644; case "$$f" in bin/*|*.sh) mode=755 ;; esac; \
 	  install -D -m $$mode "$(STAGE)/$$f" "$(1)/$$f" && echo "installed $(1)/$$f"; \
-	done < $(STAGE)/../installed-files
-	@{ cat $(STAGE)/../installed-files; echo $(MANIFEST); } > "$(1)/$(MANIFEST)"
+	done < $(STAGE)/$(MANIFEST)
 endef
 install: stage
 	$(call install_staged,$(DESTDIR)$(PREFIX))
@@ -134,17 +149,22 @@ dist: stage
 	@ls -l $(DIST)/leadport-$(VERSION)-linux-$(ARCH).tar.gz
 
 # A Debian package installing under /usr, depending on RUNTIME_DEBS. Debian's zsh reads
-# vendor-completions, not site-functions, under /usr.
+# vendor-completions, not site-functions, under /usr. As Debian's policy asks, the man pages are
+# gzipped (-n: no name or time stamp, so the same pages give the same bytes) and
+# /usr/share/doc/leadport/copyright says the terms (scripts/deb-copyright).
 DEBROOT := .build/deb/leadport_$(VERSION)_$(ARCH)
 # The package's maintainer: the last commit's author unless given.
 DEB_MAINTAINER ?= $(shell git log -1 --format='%an <%ae>' 2>/dev/null)
 deb: stage
 	rm -rf $(DEBROOT) && mkdir -p $(DEBROOT)/DEBIAN $(DIST)
 	$(call install_staged,$(DEBROOT)/usr)
-	rm $(DEBROOT)/usr/$(MANIFEST)
+	rm $(DEBROOT)/usr/share/leadport/uninstall.sh
 	mkdir -p $(DEBROOT)/usr/share/zsh/vendor-completions
 	mv $(DEBROOT)/usr/share/zsh/site-functions/_leadport $(DEBROOT)/usr/share/zsh/vendor-completions/
 	rmdir $(DEBROOT)/usr/share/zsh/site-functions
+	gzip -9n $(DEBROOT)/usr/share/man/man1/*.1
+	scripts/deb-copyright $(RUNTIME_DEBS) > $(DEBROOT)/usr/share/doc/leadport/copyright
+	$(call list_files,$(DEBROOT)/usr)
 	{ echo "Package: leadport"; echo "Version: $(VERSION)"; echo "Architecture: $(ARCH)"; \
 	  echo "Maintainer: $(DEB_MAINTAINER)"; echo "Section: utils"; echo "Priority: optional"; \
 	  echo "Installed-Size: $$(du -sk $(DEBROOT)/usr | cut -f1)"; \

@@ -19,11 +19,8 @@ public final class VDPBundle {
     /// A folder `directory` (created; refused when it holds anything), or the ZIP `zip`.
     public init(directory: String? = nil, zip: String? = nil) throws {
         let manager = FileManager.default
+        try Self.check(directory: directory, zip: zip)
         if let directory {
-            let contents = (try? manager.contentsOfDirectory(atPath: directory)) ?? []
-            guard contents.isEmpty else {
-                throw VDPError.output(path: directory, message: "the folder is not empty; give a new or empty folder with --out, so that no image of an earlier run is mixed in")
-            }
             folder = URL(fileURLWithPath: directory)
             zipPath = nil
         } else {
@@ -40,6 +37,53 @@ public final class VDPBundle {
     }
 
     deinit { discard() }
+
+    /// Refuses, before any work, an output that cannot be written as it is named: `--out` a
+    /// file, a folder not empty or one that cannot be made; `--zip` a folder, or in a folder
+    /// that does not exist or cannot be written (`VDPError.unusableOutput`, a usage problem).
+    public static func check(directory: String? = nil, zip: String? = nil) throws {
+        let manager = FileManager.default
+        if let directory {
+            var isFolder: ObjCBool = false
+            if manager.fileExists(atPath: directory, isDirectory: &isFolder) {
+                guard isFolder.boolValue else {
+                    throw VDPError.unusableOutput(path: directory, message: "is a file, not a folder; give --out a new or empty folder (or --zip FILE.zip for a ZIP)")
+                }
+                guard ((try? manager.contentsOfDirectory(atPath: directory)) ?? []).isEmpty else {
+                    throw VDPError.unusableOutput(path: directory, message: "the folder is not empty; give a new or empty folder with --out, so that no image of an earlier run is mixed in")
+                }
+                try writable(directory, for: directory, option: "--out")
+            } else {
+                // Made with its missing parents: the nearest that exists must be a folder we may write in.
+                var parent = URL(fileURLWithPath: directory).deletingLastPathComponent()
+                while !manager.fileExists(atPath: parent.path, isDirectory: &isFolder), parent.path != "/" { parent.deleteLastPathComponent() }
+                guard isFolder.boolValue else {
+                    throw VDPError.unusableOutput(path: directory, message: "cannot be made: \(parent.path) is a file, not a folder; give --out a folder elsewhere")
+                }
+                try writable(parent.path, for: directory, option: "--out")
+            }
+        }
+        if let zip {
+            var isFolder: ObjCBool = false
+            if manager.fileExists(atPath: zip, isDirectory: &isFolder), isFolder.boolValue {
+                throw VDPError.unusableOutput(path: zip, message: "is a folder; give --zip the ZIP file to write, as in \(zip)/print.zip (or --out DIR for a folder of files)")
+            }
+            let parent = URL(fileURLWithPath: zip).deletingLastPathComponent().path
+            guard manager.fileExists(atPath: parent, isDirectory: &isFolder) else {
+                throw VDPError.unusableOutput(path: zip, message: "the folder \(parent) does not exist; create it first, or give --zip a file in an existing folder")
+            }
+            guard isFolder.boolValue else {
+                throw VDPError.unusableOutput(path: zip, message: "\(parent) is a file, not a folder; give --zip a file in an existing folder")
+            }
+            try writable(parent, for: zip, option: "--zip")
+        }
+    }
+
+    private static func writable(_ folder: String, for path: String, option: String) throws {
+        guard access(folder, W_OK) == 0 else {
+            throw VDPError.unusableOutput(path: path, message: "the folder \(folder) cannot be written in (permission denied); give \(option) a place you can write")
+        }
+    }
 
     /// Removes the temporary folder of a ZIP not written (a run that failed; the process may
     /// exit before this value goes). A folder given with `--out` is left as it is.

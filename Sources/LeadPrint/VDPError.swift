@@ -8,6 +8,8 @@ public enum VDPError: Error, CustomStringConvertible, Classified {
     case noDatabase(path: String)
     case slugsExhausted(attempts: Int)
     case output(path: String, message: String)
+    /// An output the user named that cannot be used as it is (a folder not empty, …): a usage problem.
+    case unusableOutput(path: String, message: String)
 
     public var description: String {
         switch self {
@@ -19,14 +21,14 @@ public enum VDPError: Error, CustomStringConvertible, Classified {
             return "\(path) does not exist; give the embedded file a list was imported into with --to sqlite:FILE, or a PostgreSQL URL"
         case .slugsExhausted(let attempts):
             return "could not find free QR slugs after \(attempts) tries; qr_codes is unusually full, or its slugs are not random: run again"
-        case .output(let path, let message):
+        case .output(let path, let message), .unusableOutput(let path, let message):
             return "\(path): \(message)"
         }
     }
 
     public var disposition: FailureDisposition {
         switch self {
-        case .noCampaign, .ambiguous, .noDatabase: return .usage
+        case .noCampaign, .ambiguous, .noDatabase, .unusableOutput: return .usage
         case .slugsExhausted, .output: return .terminal
         }
     }

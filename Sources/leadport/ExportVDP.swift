@@ -16,7 +16,8 @@ struct ExportVDP: ParsableCommand {
             address lines and the contact's name. An address that cannot be mailed is listed as \
             skipped, with the reason, and gets no code.
             Exit status: 0 written; 1 the destination or the output failed; 2 a usage problem \
-            (no such campaign, a destination's settings missing).
+            (no such campaign, a destination's settings missing, an --out folder not empty or an \
+            output that cannot be written where it is named, checked before any work).
             """
     )
 
@@ -27,8 +28,16 @@ struct ExportVDP: ParsableCommand {
                                                         valueName: "dest"))
     var destination = "sqlite:leadport.db"
 
-    @Option(help: ArgumentHelp("What a QR code opens: this, then the slug.", valueName: "url"))
+    @Option(help: ArgumentHelp("What a QR code opens: this, then the slug (a / is added to a path that does not end in one, unless the URL has a query).", valueName: "url"))
     var baseURL = "https://flyrpro.app/q/"
+
+    /// `--base-url` as the slug is added to it: `https://ex.com/q` is taken as `https://ex.com/q/`,
+    /// so that the slug is a path segment of its own; a URL with a query (`…?code=`) or a
+    /// fragment is kept as it is given.
+    var base: String {
+        guard let url = URLComponents(string: baseURL), url.query == nil, url.fragment == nil, !url.path.hasSuffix("/") else { return baseURL }
+        return baseURL + "/"
+    }
 
     @Option(help: ArgumentHelp("The ZIP to write (default: vdp-NAME.zip in the current folder, NAME the campaign's).", valueName: "file.zip"))
     var zip: String?
@@ -36,7 +45,7 @@ struct ExportVDP: ParsableCommand {
     @Option(help: ArgumentHelp("Write the files into this folder (new or empty) instead of a ZIP.", valueName: "dir"))
     var out: String?
 
-    @Option(help: "Progress on stderr: auto (a line every few seconds), plain, jsonl (an event per address), none.")
+    @Option(help: "Progress on stderr: auto, bar or plain (a line every few seconds, then the summary line), none (the summary line alone), jsonl (an event per address, and run_finished with the counts instead of the summary line).")
     var progress: Import.ProgressStyle = .auto
 
     func validate() throws {
@@ -47,8 +56,10 @@ struct ExportVDP: ParsableCommand {
     }
 
     func run() throws {
+        // An output that cannot be written is refused before the store is opened.
+        try VDPBundle.check(directory: out, zip: zip)
         let store = try openStore()
-        let export = VDPExport(store: store, baseURL: baseURL)
+        let export = VDPExport(store: store, baseURL: base)
         // Found before anything is written: an unknown campaign leaves no folder or file behind.
         let found = try export.campaign(campaign)
         let bundle = try VDPBundle(directory: out, zip: out == nil ? (zip ?? Self.defaultZip(found.name)) : nil)
@@ -60,7 +71,7 @@ struct ExportVDP: ParsableCommand {
             bundle.discard()
             throw error
         }
-        let (path, bytes) = try bundle.finish(campaign: summary.campaignName, baseURL: baseURL, symbol: QRSymbol())
+        let (path, bytes) = try bundle.finish(campaign: summary.campaignName, baseURL: base, symbol: QRSymbol())
         reporter.finished(summary, output: path, bytes: bytes)
         if let embedded = store as? EmbeddedQRCodes { try embedded.close() }
     }

@@ -10,11 +10,15 @@ struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import lead lists into a destination (default: the embedded SQLite file leadport.db).",
         discussion: """
-            Every row ends in exactly one outcome: created, updated, unchanged, skipped (a \
-            duplicate in the file) or rejected (with the reason). Running the same import again \
-            creates nothing twice: the ledger remembers each lead by its dedupe key.
+            Every row ends in exactly one outcome at each destination: created, updated, \
+            unchanged (the ledger has it with the same content), skipped (a blank row, a duplicate \
+            of an earlier row in the run, or on an --exclude list), rejected (with the reason), \
+            failed (the destination kept failing for it; the next run tries again) or pending (not \
+            sent: the destination stopped before the row's turn; the next run sends it). Running \
+            the same import again creates nothing twice: the ledger remembers each lead by its \
+            dedupe key.
             Exit status: 0 every row delivered or deliberately skipped; 3 some rows rejected; \
-            1 the run failed; 2 a usage or mapping problem.
+            1 the run failed; 2 a usage or mapping problem; 130 or 143 interrupted (SIGINT, SIGTERM).
             """
     )
 

@@ -162,7 +162,7 @@ enum NormalizeJSON {
             if !r.problems.isEmpty { o.set("problems", json: JSONText.array(r.problems)) }
             if !r.repairs.isEmpty { o.set("repairs", json: JSONText.array(r.repairs)) }
         case .date:
-            let r = DateRule.normalize(value, order: options.dateOrder, date1904: options.dateSystem == 1904)
+            let r = DateRule.normalize(value, order: options.dateOrder, date1904: options.dateSystem == 1904, orderOption: "--order")
             o.set("iso", r.iso)
             o.set("time", r.time)
             o.set("valid", r.valid)

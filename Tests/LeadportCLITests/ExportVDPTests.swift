@@ -12,6 +12,13 @@ struct VDPExportRun {
 
     func remove() { t.remove() }
 
+    /// An embedded file with "Spring farm" of `count` addresses: its `sqlite:` destination.
+    func imported(count: Int) throws -> String {
+        let db = "sqlite:" + t.dir.appendingPathComponent("leads.db").path
+        #expect(try t.run(try t.list("leads.csv", count: count), to: db, user: nil).result.status == 0)
+        return db
+    }
+
     /// `leadport export vdp CAMPAIGN --to DEST --out DIR --progress jsonl` and the manifest's rows (header first).
     func export(_ campaign: String = "Spring farm", to destination: String, extra: [String] = []) throws -> (result: Leadport.Result, rows: [[String]], dir: URL) {
         let dir = t.dir.appendingPathComponent("vdp-\(UUID().uuidString)")
@@ -183,5 +190,76 @@ struct VDPExportRun {
         // Supabase's settings missing: named, as for import.
         let supabase = try run.export(to: "supabase")
         #expect(supabase.result.status == 2 && supabase.result.stderr.contains("SUPABASE_URL"), "\(supabase.result.stderr)")
+    }
+
+    @Test func folderNotEmptyIsAUsageProblem() throws {
+        let run = try VDPExportRun()
+        defer { run.remove() }
+        let db = try run.imported(count: 1)
+        let dir = run.t.dir.appendingPathComponent("full")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: dir.appendingPathComponent("old.png"))
+        let result = try Leadport.run(["export", "vdp", "Spring farm", "--to", db, "--out", dir.path])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr == "leadport: \(dir.path): the folder is not empty; give a new or empty folder with --out, so that no image of an earlier run is mixed in\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["old.png"])
+    }
+
+    /// An output that cannot be written is named, with what to do, before the destination is
+    /// even opened (here it does not exist): exit status 2, and nothing left behind.
+    @Test func unwritableOutputsAreRefusedFirst() throws {
+        let run = try VDPExportRun()
+        defer { run.remove() }
+        let missing = "sqlite:" + run.t.dir.appendingPathComponent("none.db").path
+        let noFolder = run.t.dir.appendingPathComponent("no-such-dir")
+        let file = run.t.dir.appendingPathComponent("afile")
+        try Data("x".utf8).write(to: file)
+        let cases: [([String], String)] = [
+            (["--zip", noFolder.appendingPathComponent("a.zip").path],
+             "\(noFolder.path)/a.zip: the folder \(noFolder.path) does not exist; create it first, or give --zip a file in an existing folder"),
+            (["--out", file.path], "\(file.path): is a file, not a folder; give --out a new or empty folder (or --zip FILE.zip for a ZIP)"),
+            (["--out", file.appendingPathComponent("sub").path], "\(file.path)/sub: cannot be made: \(file.path) is a file, not a folder; give --out a folder elsewhere"),
+            (["--zip", run.t.dir.path], "\(run.t.dir.path): is a folder; give --zip the ZIP file to write, as in \(run.t.dir.path)/print.zip (or --out DIR for a folder of files)"),
+        ]
+        for (args, message) in cases {
+            let result = try Leadport.run(["export", "vdp", "Spring farm", "--to", missing] + args)
+            #expect(result.status == 2, "\(args): \(result.stderr)")
+            #expect(result.stderr == "leadport: \(message)\n", "\(args)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: noFolder.path))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "x")
+    }
+
+    /// The slug is a path segment of its own: a / is added to a base URL's path without one,
+    /// and a base URL with a query is followed by the slug as it is.
+    @Test func baseURLWithoutTrailingSlashGetsOne() throws {
+        let run = try VDPExportRun()
+        defer { run.remove() }
+        let db = try run.imported(count: 1)
+        for (given, used) in [("https://ex.com/q", "https://ex.com/q/"), ("https://ex.com", "https://ex.com/"),
+                              ("https://ex.com/q/", "https://ex.com/q/"), ("https://ex.com/scan?code=", "https://ex.com/scan?code=")] {
+            let export = try run.export(to: db, extra: ["--base-url", given])
+            #expect(export.result.status == 0, "\(export.result.stderr)")
+            #expect(export.rows.count == 2 && export.rows[1][5] == used + export.rows[1][4], "\(given): \(export.rows)")
+        }
+    }
+
+    /// Each style docs/cli.md lists is accepted; jsonl's stderr is JSON lines only, ending with
+    /// run_finished (as import's), the others end with the summary line.
+    @Test func everyProgressStyleEndsWithTheSummary() throws {
+        let run = try VDPExportRun()
+        defer { run.remove() }
+        let db = try run.imported(count: 2)
+        let jsonl = try run.export(to: db)
+        #expect(jsonl.result.status == 0, "\(jsonl.result.stderr)")
+        let lines = jsonl.result.stderr.split(separator: "\n")
+        #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] }, "\(lines)")
+        let last = try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any]
+        #expect(last?["event"] as? String == "run_finished" && last?["rows"] as? Int == 2 && last?["created"] as? Int == 2)
+        for style in ["auto", "bar", "plain", "none"] {
+            let result = try Leadport.run(["export", "vdp", "Spring farm", "--to", db, "--out", run.t.dir.appendingPathComponent(style).path, "--progress", style])
+            #expect(result.status == 0, "\(style): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").last?.hasPrefix("2 addresses of \"Spring farm\" in ") == true, "\(style): \(result.stderr)")
+        }
     }
 }

@@ -295,6 +295,43 @@ import Testing
         #expect(try cell("Property Zip")[0] as? Int == 2108)
         #expect(try cell("Property Zip")[1] as? String == "n")
     }
+
+    /// An ambiguous date names the option of the command in use: normalize's --order, import's --date-order.
+    @Test func ambiguousDateNamesTheCommandsOwnOption() throws {
+        let normalize = try Leadport.run(["normalize", "date"], stdin: Data("03/04/2024\n".utf8))
+        #expect(normalize.status == 0, "\(normalize.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(normalize.stdout.utf8)) as? [String: Any]
+        #expect(object?["ambiguous"] as? Bool == true)
+        #expect(object?["problem"] as? String == "day and month could be either way round; give --order mdy or dmy", "\(normalize.stdout)")
+        let ordered = try Leadport.run(["normalize", "date", "--order", "dmy"], stdin: Data("03/04/2024\n".utf8))
+        #expect(ordered.stdout.contains("\"iso\":\"2024-04-03\""), "\(ordered.stdout) \(ordered.stderr)")
+    }
+
+    /// Several CSV inputs whose columns differ go into a CSV --export or --rejects under one
+    /// header, the union of their columns in first-seen order; each row's cells under its own
+    /// column names, and no input's header among the rows.
+    @Test func severalInputsWithOtherColumnsShareOneCSVHeader() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.csv"), b = dir.appendingPathComponent("b.csv")
+        try "Name,Email\nAnn Lee,ann@example.com\n".write(to: a, atomically: true, encoding: .utf8)
+        try "Email,Note,Name\nbob@example.com,hi,Bob Ray\n,just a note,\n".write(to: b, atomically: true, encoding: .utf8)
+        let export = dir.appendingPathComponent("out.csv"), rejects = dir.appendingPathComponent("rejects.csv")
+        let result = try Leadport.run(["import", a.path, b.path, "--to", "sqlite:" + dir.appendingPathComponent("l.db").path,
+                                       "--export", export.path, "--rejects", rejects.path, "--progress", "none"])
+        #expect(result.status == 3, "\(result.stderr)")
+        let rows = try CSVRows.read(export)
+        #expect(Array(rows[0].prefix(4)) == ["Name", "Email", "Note", "full_name"])
+        let headers = rows.filter { row in ["Name", "Email"].contains(row.first ?? "") }
+        #expect(headers.count == 1, "\(rows)")
+        #expect(rows.contains { Array($0.prefix(3)) == ["Ann Lee", "ann@example.com", ""] })
+        #expect(rows.contains { Array($0.prefix(3)) == ["Bob Ray", "bob@example.com", "hi"] })
+        #expect(rows.allSatisfy { $0.count == rows[0].count })
+        let rejected = try CSVRows.read(rejects)
+        #expect(rejected.count == 2, "\(rejected)")
+        #expect(Array(rejected[0].prefix(4)) == ["Name", "Email", "Note", "_source_file"])
+        #expect(Array(rejected[1].prefix(3)) == ["", "", "just a note"] && rejected[1][3].hasSuffix("b.csv"), "\(rejected)")
+    }
 }
 
 @Suite struct PhoneLibraryTests {

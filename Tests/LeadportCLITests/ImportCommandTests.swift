@@ -89,4 +89,18 @@ private func outcomes(_ url: URL) throws -> [Int: String] {
         #expect(result.status == 2)
         #expect(result.stderr.contains("--mapping-out"))
     }
+
+    /// The help's discussion (and so leadport-import(1)'s DESCRIPTION, scripts/make-man) names
+    /// every outcome and every reason a row is skipped, as docs/cli.md does.
+    @Test func helpNamesEveryOutcomeAndSkipReason() throws {
+        let dump = try Leadport.run(["--experimental-dump-help"])
+        #expect(dump.status == 0, "\(dump.stderr)")
+        let tree = try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any]
+        let commands = (tree?["command"] as? [String: Any])?["subcommands"] as? [[String: Any]] ?? []
+        let discussion = try #require(commands.first { $0["commandName"] as? String == "import" }?["discussion"] as? String)
+        for phrase in ["created", "updated", "unchanged", "skipped (a blank row, a duplicate of an earlier row in the run, or on an --exclude list)",
+                       "rejected (with the reason)", "failed (", "pending (not sent"] {
+            #expect(discussion.contains(phrase), "\(phrase): \(discussion)")
+        }
+    }
 }

@@ -92,6 +92,13 @@ extension ImportRun {
         /// Whether the source's numbers (`RawRow.numericCells`: a workbook's) go into the
         /// processed sheet as numbers: into a workbook, not a CSV file.
         private var exportsNumbers = false
+        /// The source columns of a CSV output (`--rejects`, a CSV `--export`) over several
+        /// inputs whose columns differ: one header, the union of theirs (`SourceColumns`), and
+        /// for each input where its columns go. Nil when every input has the same columns.
+        private let csvColumns: SourceColumns?
+        /// Where the current input's columns go in `csvColumns`.
+        private var csvPlaces: [Int]?
+        private var files = 0
         private let failure: FirstFailure
         /// The first row of each dedupe key in the run. (Keyed by a 64-bit hash of ASCII keys
         /// instead, the dedupe took 9% of a rerun's processor instead of 11%, but the table
@@ -161,8 +168,10 @@ extension ImportRun {
         /// the run: each destination's own is in the summary.
         struct EveryDestinationStopped: Error {}
 
-        init(run: ImportRun, store: LeadStore, target: Mapping.Target, runID: String, failure: FirstFailure) throws {
+        /// `columns`: each input's column names, in the order of the files.
+        init(run: ImportRun, store: LeadStore, target: Mapping.Target, runID: String, failure: FirstFailure, columns: [[String]]) throws {
             self.run = run
+            csvColumns = Set(columns).count > 1 ? SourceColumns(columns) : nil
             self.store = store
             self.target = target
             self.runID = runID
@@ -173,6 +182,8 @@ extension ImportRun {
             staged = run.options.exportPath.map(StagedFile.init)
             export = try staged.map { try openTableWriter(path: $0.staging) }
             try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
+            // One header for every input: a CSV file has one.
+            try rejects?.write((csvColumns?.names ?? columns.first ?? []) + ["_source_file", "_source_sheet", "_source_row", "_stage", "_reason"])
             var senders: [Sender] = []
             for lane in run.lanes where !lane.writesWithLedger && !run.options.dryRun {
                 let queue = BlockingQueue<(Outgoing, Answer)?>(capacity: ImportRun.queuedBatches)
@@ -242,8 +253,21 @@ extension ImportRun {
             try commitSettled()
             settledWidth = plan.width
             exportsNumbers = export is XLSXWriter
-            try rejects?.write(plan.columnNames + ["_source_file", "_source_sheet", "_source_row", "_stage", "_reason"])
-            try export?.startSheet(run.sheetName(file: file), header: ExportColumns.header(after: plan.columnNames, trailing: ["_status", "_reason", "_source_row"]))
+            csvPlaces = csvColumns?.places[files]
+            files += 1
+            // A workbook has a sheet, with its header, per input; a CSV file one header, the union's.
+            let names = exportsNumbers ? plan.columnNames : csvColumns?.names ?? plan.columnNames
+            try export?.startSheet(run.sheetName(file: file), header: ExportColumns.header(after: names, trailing: ["_status", "_reason", "_source_row"]))
+        }
+
+        /// A row's source cells as a CSV output has them: fitted to its input's width, and put
+        /// in the union's columns when the inputs' columns differ.
+        private func csvCells(_ cells: [String]) -> [String] {
+            let fitted = run.fitted(cells, settledWidth)
+            guard let csvColumns, let csvPlaces else { return fitted }
+            var spread = Array(repeating: "", count: csvColumns.names.count)
+            for (k, place) in csvPlaces.enumerated() where k < fitted.count { spread[place] = fitted[k] }
+            return spread
         }
 
         /// On the delivery thread: dedupes the batch, then stages each destination's copy of it
@@ -483,11 +507,11 @@ extension ImportRun {
                 let (status, reason) = Self.combined(results, names: names)
                 if let rejected = results.first(where: { $0.1.outcome == .rejected }) {
                     let rejections = results.filter { $0.1.outcome == .rejected }
-                    try rejects?.write(run.fitted(cells, settledWidth) + [source.file, source.sheet ?? "", String(source.row), (rejected.1.stage ?? .destination).rawValue,
+                    try rejects?.write(csvCells(cells) + [source.file, source.sheet ?? "", String(source.row), (rejected.1.stage ?? .destination).rawValue,
                                                                          Self.combined(rejections, names: names).reason])
                 }
                 if let export, let lead = row.kept?.lead {
-                    var sourceCells = run.fitted(cells, settledWidth).map(SheetCell.text)
+                    var sourceCells = (exportsNumbers ? run.fitted(cells, settledWidth) : csvCells(cells)).map(SheetCell.text)
                     if exportsNumbers {
                         for k in row.kept?.numericCells ?? [] where k < sourceCells.count { sourceCells[k] = SheetCell.number(cells[k]) }
                     }
@@ -527,5 +551,27 @@ extension ImportRun {
         }
 
         deinit { staged?.discard() }
+    }
+}
+
+/// The columns of several inputs as one CSV file's: each name in the order it is first seen (a
+/// name an input repeats, as many times as the input that repeats it most), and for each input
+/// where each of its columns goes. Nothing is lost: every column of every input has a place.
+struct SourceColumns: Equatable {
+    var names: [String] = []
+    var places: [[Int]] = []
+
+    init(_ inputs: [[String]]) {
+        for columns in inputs {
+            var seen: [String: Int] = [:]
+            places.append(columns.map { name in
+                let occurrence = seen[name, default: 0]
+                seen[name] = occurrence + 1
+                let same = names.indices.filter { names[$0] == name }
+                if occurrence < same.count { return same[occurrence] }
+                names.append(name)
+                return names.count - 1
+            })
+        }
     }
 }

@@ -196,7 +196,7 @@ public final class ImportRun: @unchecked Sendable {
         try settleCampaigns(reference: options.campaign ?? plans.first?.mapping.defaults.campaign, target: target)
 
         let failure = FirstFailure()
-        let delivery = try Delivery(run: self, store: store, target: target, runID: runID, failure: failure)
+        let delivery = try Delivery(run: self, store: store, target: target, runID: runID, failure: failure, columns: plans.map(\.columnNames))
         // Three stages, each on a thread of its own, handing batches on through bounded queues:
         // the reader cuts the files into batches of rows; this thread builds each batch's leads
         // on every core; the delivery thread dedupes them in row order and hands them to each

@@ -24,7 +24,9 @@ public struct DateResult: Sendable, Equatable {
 /// and Excel serials. A time goes to `time`. A date whose day and month could swap is flagged
 /// `ambiguous`; without an order it is not guessed.
 public enum DateRule {
-    public static func normalize(_ input: String, order: DateOrder?, date1904: Bool = false) -> DateResult {
+    /// `orderOption`: the option that gives the order in the command in use, named when a date
+    /// is ambiguous (`import`'s `--date-order`; `normalize date` says `--order`).
+    public static func normalize(_ input: String, order: DateOrder?, date1904: Bool = false, orderOption: String = "--date-order") -> DateResult {
         var result = DateResult(input: input, iso: nil, valid: false, ambiguous: false)
         let text = input.trimmed
         if text.isEmpty { return result }
@@ -61,7 +63,7 @@ public enum DateRule {
             if monthFirst && dayFirst && a != b {
                 result.ambiguous = true
                 guard let order else {
-                    return refused(result, "day and month could be either way round; give --date-order mdy or dmy")
+                    return refused(result, "day and month could be either way round; give \(orderOption) mdy or dmy")
                 }
                 return order == .mdy ? dated(result, y, a, b) : dated(result, y, b, a)
             }
