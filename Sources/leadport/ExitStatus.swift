@@ -21,10 +21,22 @@ extension ExitStatus {
         // A bad option or argument: ArgumentParser's message and usage, with our usage status
         // (2, design.md §4.6) instead of its EX_USAGE (64).
         if LeadPort.exitCode(for: error) == .validationFailure {
-            printError(LeadPort.fullMessage(for: error))
+            printError(inOurVoice(LeadPort.fullMessage(for: error)))
             Glibc.exit(usage)
         }
         LeadPort.exit(withError: error)
+    }
+
+    /// The parser's `Error: Unknown option '--x'` as every other message of LeadPort's starts:
+    /// `leadport: unknown option '--x'`, with its usage lines after it unchanged.
+    static func inOurVoice(_ message: String) -> String {
+        guard message.hasPrefix("Error: ") else { return message }
+        let rest = message.dropFirst("Error: ".count)
+        // The parser's own sentences start lower-case after `leadport:`; LeadPort's messages,
+        // which may start with a file name, are left as they are.
+        let parserWords: Set<Substring> = ["Unknown", "Missing", "Unexpected", "The", "Invalid", "Value", "Too"]
+        guard let first = rest.split(separator: " ", maxSplits: 1).first, parserWords.contains(first) else { return "leadport: " + rest }
+        return "leadport: " + rest.prefix(1).lowercased() + rest.dropFirst()
     }
 
     static func printError(_ message: String) {

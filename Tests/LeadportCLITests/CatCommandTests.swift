@@ -69,6 +69,17 @@ private struct BadExpectation: Decodable {
         #expect(result.stderr == "leadport: no-such-file.csv: no such file\n")
     }
 
+    /// The argument parser's errors speak as LeadPort's own do (`leadport: what`), then give the
+    /// usage, and exit 2.
+    @Test func aBadOptionIsSaidInLeadPortsVoice() throws {
+        let result = try Leadport.run(["normalize", "date", "--date-order", "mdy"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("leadport: unknown option '--date-order'\n"), "\(result.stderr)")
+        #expect(result.stderr.contains("Usage: leadport normalize"), "\(result.stderr)")
+        let missing = try Leadport.run(["import"])
+        #expect(missing.status == 2 && missing.stderr.hasPrefix("leadport: missing expected argument"), "\(missing.stderr)")
+    }
+
     @Test func csvFormatQuotesWhatNeedsQuoting() throws {
         let result = try Leadport.run(["cat", "fixtures/csv/quoted-newlines-and-delimiters.csv", "--format", "csv"])
         #expect(result.stdout == "Name,Notes\nAnn,\"line one\nline two, with comma\"\nBob,\"said \"\"hi\"\"\r\nthen left\"\nCy\n")
