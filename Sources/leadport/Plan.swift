@@ -30,7 +30,7 @@ final class PlanWriter: @unchecked Sendable {
             return
         }
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]), let handle = FileHandle(forWritingAtPath: path) else {
-            throw PlanError("cannot write the plan to \(path)")
+            throw PlanError("\(path): cannot write the plan there; give --plan a file in a folder that exists and you can write to")
         }
         json = handle
         csv = try CSVWriter(path: Self.csvPath(path))
@@ -168,9 +168,9 @@ struct PlanFile {
 
     init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PlanError("cannot read the plan \(path): \(FileManager.default.fileExists(atPath: path) ? "it is not readable" : "there is no such file")")
+            throw PlanError("\(path): \(FileManager.default.fileExists(atPath: path) ? "the plan cannot be read (check its permissions)" : "no such plan; make one with leadport import … --dry-run --plan \(path)")")
         }
-        guard !data.isEmpty else { throw PlanError("\(path) is empty: make the plan again with leadport import … --plan \(path)") }
+        guard !data.isEmpty else { throw PlanError("\(path): the plan is empty; make it again with leadport import … --dry-run --plan \(path)") }
         let top: Document
         do {
             top = try JSONDecoder().decode(Document.self, from: data)

@@ -47,7 +47,7 @@ struct Status: ParsableCommand {
         // Without a ledger no job has run yet: with a configuration, its jobs are shown so.
         let exists = FileManager.default.fileExists(atPath: path)
         guard exists || configuration != nil else {
-            throw SyncError(message: "no ledger at \(path): no import or sync has run with it yet (give --config sync.yaml or --ledger FILE)")
+            throw SyncError(message: "\(path): no ledger here: no import or sync has run with it yet (give --config sync.yaml or --ledger FILE)")
         }
         let store = exists ? try LeadStore(path: path) : nil
         defer { try? store?.close() }

@@ -48,7 +48,7 @@ import Testing
         let text = try Leadport.run(["status", "--ledger", "leads.db"], in: dir)
         #expect(text.status == 0 && text.stdout.contains(run) && !text.stdout.contains("no sync job"), "\(text.stdout)")
         let none = try Leadport.run(["status", "--ledger", "none.db"], in: dir)
-        #expect(none.status == 2 && none.stderr.hasPrefix("leadport: no ledger at none.db: no import or sync has run") && none.stderr.split(separator: "\n").count == 1, "\(none.stderr)")
+        #expect(none.status == 2 && none.stderr.hasPrefix("leadport: none.db: no ledger here: no import or sync has run") && none.stderr.split(separator: "\n").count == 1, "\(none.stderr)")
         let undo = try Leadport.run(["undo", run, "--ledger", "leads.db", "--dry-run", "--json"], in: dir)
         #expect(undo.status == 0 && Self.object(undo.stdout)["run_id"] as? String == run, "\(undo.stdout) \(undo.stderr)")
 
