@@ -31,9 +31,6 @@ public enum IssueCode: String, Sendable, Codable, CaseIterable {
     case ambiguousDate = "ambiguous_date"
     /// A latitude or longitude that is no number of degrees, out of its range, or without the other.
     case invalidCoordinate = "invalid_coordinate"
-    case missingRequired = "missing_required"
-    case duplicateInFile = "duplicate_in_file"
-    case notALead = "not_a_lead"
 
     /// Problems met while reading the file, before any rule.
     public var isReadProblem: Bool {

@@ -171,15 +171,6 @@ public final class TokenPacer: @unchecked Sendable {
         return total
     }
 
-    /// Gives back what a request took but was not charged for (refused before it was admitted).
-    public func refund(tokens cost: Int) {
-        lock.withLock {
-            guard var t = tokens else { return }
-            t.level = min(t.limit, t.level + Double(cost))
-            tokens = t
-        }
-    }
-
     /// `retry-after-ms`, else `retry-after`, in seconds.
     public static func retryAfter(_ headers: HTTPHeaders) -> Double? {
         if let ms = headers["retry-after-ms"].flatMap(Double.init), ms.isFinite, ms >= 0 { return ms / 1000 }

@@ -9,19 +9,6 @@ import LeadStore
 /// sending thread (or, written with the ledger, on the recording thread), recorded on the
 /// recording thread.
 extension ImportRun {
-    /// From the delivery thread to the sending one: a batch deduped and prepared, with what is
-    /// to go to the remote destination (nil: nothing).
-    enum Staged: Sendable {
-        case file(String, ColumnPlan)
-        case batch([Pending], ColumnPlan, Outgoing?)
-    }
-
-    /// From the sending thread to the recording one: a batch sent, with each lead's answer.
-    enum Sent: Sendable {
-        case file(String, ColumnPlan)
-        case batch([Pending], Outgoing?, Transmitted)
-    }
-
     /// Each lead's answer (nil: already at the destination, not sent), and, when the
     /// destination stopped part way, why and which leads it never got.
     struct Transmitted: Sendable {

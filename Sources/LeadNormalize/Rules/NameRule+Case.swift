@@ -3,19 +3,6 @@ import LeadCore
 /// Proper case for names written all in capitals or all in lower case (McDonald, O'Neil,
 /// Smith-Jones, de la Cruz); names already in mixed case (DeShawn) are kept as written.
 extension NameRule {
-    /// `word` without the characters of `set` at either end (the address rule uses it too).
-    static func stripping(_ word: String, _ set: String) -> String {
-        // ASCII marks (the only ones used) can be checked on the bytes, without copying them.
-        let marks = set.utf8
-        if marks.allSatisfy({ $0 < 0x80 }), let (first, last) = word.utf8Ends, !marks.contains(first), !marks.contains(last) {
-            return word
-        }
-        var s = Substring(word)
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return s.count == word.count ? word : String(s)
-    }
-
     /// A family name from its own column: `DE LA CRUZ` → `de la Cruz`, `MCDONALD` → `McDonald`.
     public static func properCaseFamily(_ text: String) -> String {
         familyCase(words(text))
