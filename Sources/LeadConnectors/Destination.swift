@@ -77,6 +77,7 @@ extension DeliveryResult {
 /// | HubSpot | an upsert (by email or the id property) is sent again; a create (no email) is settled by searching for its contacts by phone and names, through search's lag, and only those not found are created |
 /// | Follow Up Boss | the person is looked up by email, else phone and names; the event is sent again only when nobody is found |
 /// | Google Contacts | the account's contacts are listed and found by LeadPort's key; only those not found are created |
+/// | Monday.com | the board's item is looked up by its dedupe column (`items_page_by_column_values`); only an item not found is created |
 ///
 /// A destination stops only when its credentials are refused, its daily quota is spent, or it
 /// answers nothing but server errors past `LEADPORT_FAIL_AFTER` (`FailFast`).
