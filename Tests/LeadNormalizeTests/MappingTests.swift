@@ -171,6 +171,20 @@ private func problem(_ yaml: String) -> String? {
         #expect(field("Situs Zip").0 == .zip)
     }
 
+    /// Headers as list vendors and agents abbreviate them: a name column that says which order
+    /// its names are in is a full name, not the first of the two words it mentions.
+    @Test(arguments: [
+        ("Nm (First Last)", LeadField.fullName), ("Name (Last, First)", .fullName), ("First and Last Name", .fullName),
+        ("Ph #", .phone), ("Phone No.", .phone), ("Tel. No", .phone), ("Cell #", .mobile), ("Mobile Number", .mobile),
+        ("Mailing Addr", .mailingAddress), ("Property Addr", .address), ("Addr 2", .unit), ("Email Addr", .email),
+        ("First Name", .firstName), ("Owner 1 Last Name", .lastName),
+    ])
+    func abbreviatedHeaders(header: String, expected: LeadField) {
+        let (f, c) = field(header)
+        #expect(f == expected)
+        #expect(c >= AutoMapper.threshold)
+    }
+
     @Test func valuesDecideWhenTheHeaderSaysNothing() {
         let emails = ["ann@example.com", "bob@example.org", "cy@example.net", "dee@example.com", "not given"]
         #expect(field("Contact info", emails) == (.email, 0.85))
