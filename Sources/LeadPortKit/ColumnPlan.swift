@@ -135,12 +135,12 @@ public struct ColumnPlan: Sendable {
             }
         }
         // A name column mapped automatically is read in the order the mapping gives its own
-        // name columns (the owner-list preset's `auto`: an assessor's `Owner(s)` column too).
-        if let order = mapping.columns.values.first(where: { $0.field == .fullName && $0.order != nil })?.order {
-            for (k, s) in automatic where s.field == .fullName {
-                let values = sample.lazy.compactMap { k < $0.cells.count && !$0.cells[k].isEmpty ? $0.cells[k] : nil }
-                if order.resolved(for: values) == .lastFirst { surnameFirst.insert(k) }
-            }
+        // name columns (the owner-list preset's `auto`: an assessor's `Owner(s)` column too),
+        // and in the order its values show when the mapping gives none.
+        let order = mapping.columns.values.first(where: { $0.field == .fullName && $0.order != nil })?.order ?? .auto
+        for (k, s) in automatic where s.field == .fullName {
+            let values = sample.lazy.compactMap { k < $0.cells.count && !$0.cells[k].isEmpty ? $0.cells[k] : nil }
+            if order.resolved(for: values) == .lastFirst { surnameFirst.insert(k) }
         }
         if mapping.missingColumns == .ignore, !fields.values.contains(where: \.isIdentifying) {
             let which = mapping.otherColumns == .auto ? "no column of this file holds a name, email, phone or address, by the mapping's headers or by automatic mapping"

@@ -91,6 +91,29 @@ import Testing
         #expect(cell("14-27-101-010-0000", "salutation") == "James Brown Jr")
     }
 
+    /// Without a preset or mapping, the automatic mapping reads the owner column in the order
+    /// its values show: the same people as with the preset, and an ordinary list as written.
+    @Test func withoutAPresetTheNameColumnIsReadInTheOrderItsValuesShow() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-owners-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("l.db").path
+        let result = try Leadport.run(["import", Self.countyList, "--campaign", "Oak St", "--to", "sqlite:" + db, "--progress", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = try DatabaseQueue(path: db).read { try String.fetchAll($0, sql: "SELECT full_name FROM contacts ORDER BY address") }
+        #expect(names.prefix(4) == ["John & Mary Smith", "Robert Johnson", "Acme Properties LLC", "Estate of Mary Jones"])
+        let inspected = try Leadport.run(["inspect", Self.countyList, "--mapping-out", dir.appendingPathComponent("m.yaml").path])
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("m.yaml"), encoding: .utf8).contains("order: auto"))
+
+        let plain = dir.appendingPathComponent("plain.csv")
+        try "Owner Name,Email\nJOHN SMITH,js@example.com\nMARY JONES,mj@example.com\nROBERT BROWN,rb@example.com\n".write(to: plain, atomically: true, encoding: .utf8)
+        let db2 = dir.appendingPathComponent("p.db").path
+        #expect(try Leadport.run(["import", plain.path, "--to", "sqlite:" + db2, "--progress", "none"]).status == 0)
+        let plainNames = try DatabaseQueue(path: db2).read { try String.fetchAll($0, sql: "SELECT full_name FROM contacts ORDER BY email") }
+        #expect(plainNames == ["John Smith", "Mary Jones", "Robert Brown"])
+    }
+
     /// Property-data exports put an entity owner in the last-name column with no first name.
     @Test func anEntityInTheLastNameColumnIsAnOrganization() throws {
         let t = try RemoteImport()

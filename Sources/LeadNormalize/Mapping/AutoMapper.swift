@@ -133,14 +133,16 @@ public enum AutoMapper {
     }
 
     /// A mapping from the suggestions at or above the threshold; each field goes to the most
-    /// confident column (the others stay extras).
+    /// confident column (the others stay extras), a full name's column with `order: auto`.
     public static func mapping(headers: [String], suggestions: [Suggestion]) -> Mapping {
         var mapping = Mapping()
         var taken: [LeadField: Double] = [:]
         for s in suggestions.sorted(by: { $0.confidence > $1.confidence }) {
             guard let field = s.field, s.confidence >= threshold, taken[field] == nil else { continue }
             let header = s.header.isEmpty ? Column.letters(for: s.column) : s.header
-            mapping.columns[header] = ColumnRule(field)
+            // A name column found without a mapping is read in the order its values show: an
+            // assessor's SMITH JOHN & MARY surname first, an ordinary John Smith as written.
+            mapping.columns[header] = ColumnRule(field, order: field == .fullName ? .auto : nil)
             taken[field] = s.confidence
         }
         return mapping
