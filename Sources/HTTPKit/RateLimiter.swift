@@ -106,7 +106,7 @@ public struct RateLimiter: Sendable {
         var named = false
         if let context = limits.context, trusted, let name = headers[context.header]?.trimmingCharacters(in: .whitespaces), !name.isEmpty {
             contextOfRoute[route] = name
-            if states[name] == nil { states[name] = State(window: context.window(name), level: context.window(name).limit ?? 0, updated: now) }
+            touch(name, now: now)
             names = [name]
             named = true
         }
@@ -119,6 +119,7 @@ public struct RateLimiter: Sendable {
         }
     }
 
+    /// Brings a window up to `now`, first making it for a context not met before.
     private mutating func touch(_ name: String, now: Double) {
         if states[name] == nil, let context = limits.context {
             let window = context.window(name)
