@@ -24,7 +24,7 @@ import Foundation
 /// | HubSpot | 429 `TEN_SECONDLY_ROLLING` (burst per 10 s, §1.3) | 10 s |
 /// | Follow Up Boss | 429 always has `Retry-After` (sliding 10 s window, §2.5) | 10 s |
 /// | webhook, Supabase, others | unknown | 60 s |
-/// | OpenAI-compatible | learnt from `x-ratelimit-reset-*` (`TokenPacer`) | — |
+/// | OpenAI-compatible | learnt from `x-ratelimit-reset-*` (`RateLimits.openAI`) | — |
 ///
 /// With jitter the wait is drawn uniformly from [wait/2, wait] ("equal jitter"), so clients
 /// that failed together do not come back together, and no wait is shorter than half the

@@ -143,22 +143,59 @@ public struct Retry: HTTPMiddleware {
     }
 }
 
-/// Paces every request through a shared `RateLimiter` and feeds it each response's headers.
+/// Paces every request through one shared `RateLimiter`, from every thread that sends through
+/// the client, and feeds it each answer. Callers that send by themselves (the OpenAI client)
+/// use `acquire` and `complete` around each request.
 public final class RateLimit: HTTPMiddleware, @unchecked Sendable {
     private let lock = NSLock()
     private var limiter: RateLimiter
+    private let limits: RateLimits
     private let clock: any HTTPClock
 
-    public init(requests: Int, per interval: Double, clock: any HTTPClock = SystemClock()) {
-        self.clock = clock
-        limiter = RateLimiter(requests: requests, per: interval, now: clock.now)
+    public init(_ limits: RateLimits, clock: any HTTPClock = SystemClock()) {
+        (self.limits, self.clock) = (limits, clock)
+        limiter = RateLimiter(limits, now: clock.now)
     }
 
-    public func send(_ request: HTTPRequest, next: (HTTPRequest) throws -> HTTPResponse) throws -> HTTPResponse {
-        let wait = lock.withLock { limiter.acquire(now: clock.now) }
+    /// A declared budget (`RateLimits.declared`).
+    public convenience init(requests: Int, per interval: Double, clock: any HTTPClock = SystemClock()) {
+        self.init(.declared(requests: requests, per: interval), clock: clock)
+    }
+
+    /// Waits on the clock until a request on `route` may go: its grant, and the seconds waited.
+    @discardableResult
+    public func acquire(route: String = "", cost: Double = 1) -> (grant: RateLimiter.Grant, waited: Double) {
+        let started = clock.now
+        var (wait, grant) = lock.withLock { limiter.acquire(route: route, cost: cost, now: clock.now) }
         clock.sleep(wait)
-        let response = try next(request)
-        lock.withLock { limiter.observe(status: response.status, headers: response.headers, now: clock.now) }
-        return response
+        while grant == nil {
+            (wait, grant) = lock.withLock { limiter.acquire(route: route, cost: cost, now: clock.now) }
+            if grant == nil { clock.sleep(wait) }
+        }
+        return (grant!, clock.now - started)
+    }
+
+    /// The answer to a granted request (`status` nil: none came).
+    public func complete(_ grant: RateLimiter.Grant, route: String = "", status: Int?, headers: HTTPHeaders = HTTPHeaders()) {
+        lock.withLock { limiter.complete(grant, route: route, status: status, headers: headers, now: clock.now) }
+    }
+
+    /// A window as it stands (nil for a name the limits do not know).
+    public func reading(_ window: String) -> RateLimiter.Reading? { lock.withLock { limiter.reading(window) } }
+
+    /// Whether a window holds every request back now.
+    public var blocked: Bool { lock.withLock { limits.windows.contains { (limiter.reading($0.name)?.blockedUntil ?? 0) > clock.now } } }
+
+    public func send(_ request: HTTPRequest, next: (HTTPRequest) throws -> HTTPResponse) throws -> HTTPResponse {
+        let route = limits.route(request)
+        let (grant, _) = acquire(route: route)
+        do {
+            let response = try next(request)
+            complete(grant, route: route, status: response.status, headers: response.headers)
+            return response
+        } catch {
+            complete(grant, route: route, status: nil)
+            throw error
+        }
     }
 }

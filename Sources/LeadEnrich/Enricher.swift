@@ -29,7 +29,7 @@ public enum EnrichOutcome: Sendable, Equatable {
 }
 
 /// Sends rows to the model `rowsPerRequest` at a time, several requests in flight (each paced by
-/// the client's `TokenPacer`), and gives every row an outcome: a row
+/// the client's `RateLimit`), and gives every row an outcome: a row
 /// whose answer was missing, doubled or mistyped is asked for again alone, once, and then
 /// rejected with the reason; a request too long for the model's context is split in halves; a
 /// budget reached leaves the rows not yet sent pending.

@@ -98,12 +98,12 @@ public struct ChatAnswer: Sendable, Equatable {
 }
 
 /// Sends chat completions to an OpenAI-compatible endpoint, from several threads at once, each
-/// paced by one shared `TokenPacer`; 429s are waited out as their headers say, 5xx and lost
+/// paced by one shared `RateLimit` (`RateLimits.openAI`); 429s are waited out as their headers say, 5xx and lost
 /// connections retried with backoff, and what no retry helps (a refused key, an unknown model,
 /// a prompt too long, the quota spent) thrown at once.
 public final class OpenAIClient: @unchecked Sendable {
     public let config: OpenAIConfig
-    public let pacer: TokenPacer
+    public let pacer: RateLimit
     private let transport: any HTTPTransport
     private let clock: any HTTPClock
     private let timeout: Double
@@ -113,7 +113,7 @@ public final class OpenAIClient: @unchecked Sendable {
     public init(config: OpenAIConfig, transport: any HTTPTransport = CurlTransport(), clock: any HTTPClock = SystemClock(), timeout: Double = 120,
                 backoff: BackoffPolicy = BackoffPolicy(base: 1, cap: 30, maxAttempts: 6), onRetry: @escaping @Sendable (Retry.Event) -> Void = { _ in }) {
         (self.config, self.transport, self.clock, self.timeout, self.backoff, self.onRetry) = (config, transport, clock, timeout, backoff, onRetry)
-        pacer = TokenPacer(clock: clock)
+        pacer = RateLimit(.openAI, clock: clock)
     }
 
     /// 429s waited out for one request before it gives up: a limit that still refuses after
@@ -130,11 +130,12 @@ public final class OpenAIClient: @unchecked Sendable {
         var quota: Backoff?
         let cost = request.estimatedTokens
         while true {
-            pacer.acquire(tokens: cost)
+            let grant = pacer.acquire(cost: Double(cost)).grant
             let response: HTTPResponse
             do {
                 response = try transport.send(http)
             } catch let error as HTTPTransportError {
+                pacer.complete(grant, status: nil)
                 if case .unreachable = error {
                     throw OpenAIError(message: "\(config.baseURL.absoluteString) cannot be reached (\(error)); check OPENAI_BASE_URL and that the server runs")
                 }
@@ -143,7 +144,7 @@ public final class OpenAIClient: @unchecked Sendable {
                 clock.sleep(wait)
                 continue
             }
-            pacer.observe(status: response.status, headers: response.headers)
+            pacer.complete(grant, status: response.status, headers: response.headers)
             let problem = Self.problem(response)
             switch response.status {
             case 200..<300:
@@ -156,22 +157,22 @@ public final class OpenAIClient: @unchecked Sendable {
                 guard refusals <= Self.most429s else {
                     throw OpenAIError(message: "the endpoint keeps refusing for its rate limits (\(problem.message))")
                 }
-                if let asked = TokenPacer.retryAfter(response.headers) {
+                if let asked = RateLimits.openAI.retryAfter(response.headers) {
                     onRetry(Retry.Event(attempt: refusals, status: 429, error: nil, wait: asked, retryAfter: asked))
                     // The pacer holds every request back for the time the 429 asked.
                     continue
                 }
-                let reset = pacer.resetWait
-                if reset.closed {
+                if pacer.blocked {
                     // No Retry-After, but the limit it spent says when it is full again: the
                     // pacer holds every request back until then.
                     onRetry(Retry.Event(attempt: refusals, status: 429, error: nil, wait: 0))
                     continue
                 }
-                // Neither: backed off until the limits' window has passed.
-                if quota == nil { quota = Backoff(policy: BackoffPolicy(base: backoff.base, cap: backoff.cap, maxAttempts: backoff.maxAttempts, quotaWindow: reset.window)) }
+                // Neither: backed off until the limits' window (the longest known) has passed.
+                let window = ["requests", "tokens"].compactMap { pacer.reading($0) }.filter { $0.limit != nil }.map(\.span).max() ?? 60
+                if quota == nil { quota = Backoff(policy: BackoffPolicy(base: backoff.base, cap: backoff.cap, maxAttempts: backoff.maxAttempts, quotaWindow: window)) }
                 guard case .retry(let wait) = quota!.failed(quota: true) else {
-                    throw OpenAIError(message: "the endpoint kept refusing for its rate limits for longer than their window (\(Int(reset.window)) s): \(problem.message)")
+                    throw OpenAIError(message: "the endpoint kept refusing for its rate limits for longer than their window (\(Int(window)) s): \(problem.message)")
                 }
                 onRetry(Retry.Event(attempt: refusals, status: 429, error: nil, wait: wait))
                 clock.sleep(wait)
@@ -182,10 +183,10 @@ public final class OpenAIClient: @unchecked Sendable {
             case 404:
                 throw OpenAIError(message: "\(response.status): \(problem.message); check the model's name and OPENAI_BASE_URL (with its /v1)", disposition: .usage)
             case 500..<600, 408, 409:
-                guard case .retry(let wait) = retries.failed(retryAfter: TokenPacer.retryAfter(response.headers)) else {
+                guard case .retry(let wait) = retries.failed(retryAfter: RateLimits.openAI.retryAfter(response.headers)) else {
                     throw OpenAIError(message: "the endpoint kept failing (\(response.status): \(problem.message))")
                 }
-                onRetry(Retry.Event(attempt: retries.attempts, status: response.status, error: nil, wait: wait, retryAfter: TokenPacer.retryAfter(response.headers)))
+                onRetry(Retry.Event(attempt: retries.attempts, status: response.status, error: nil, wait: wait, retryAfter: RateLimits.openAI.retryAfter(response.headers)))
                 clock.sleep(wait)
             default:
                 throw OpenAIError(message: "the endpoint refused the request (\(response.status): \(problem.message))", disposition: .usage)

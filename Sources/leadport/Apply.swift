@@ -22,17 +22,11 @@ struct Apply: ParsableCommand {
     @Argument(help: "The plan file (JSON) written by import --plan.")
     var plan: String
 
-    @Option(help: ArgumentHelp("Write every row's outcome (CSV).", valueName: "file.csv"))
-    var report: String?
+    @OptionGroup var output: OutputOptions
 
-    @Option(help: ArgumentHelp("Write the refused and rejected rows (CSV).", valueName: "file.csv"))
-    var rejects: String?
+    @OptionGroup var rejected: RejectsOptions
 
-    @Option(help: ArgumentHelp("Write the processed spreadsheet (.xlsx or .csv).", valueName: "file.xlsx|file.csv"))
-    var export: String?
-
-    @Option(help: "Progress on stderr: auto, bar, plain, jsonl, none.")
-    var progress: Import.ProgressStyle = .auto
+    @OptionGroup var progress: ProgressOptions
 
     func run() throws {
         let file = try PlanFile(path: plan)
@@ -40,10 +34,10 @@ struct Apply: ParsableCommand {
         // mapping, ledger) are where it was made.
         func absolute(_ path: String?) -> String? { path.map { URL(fileURLWithPath: $0).standardizedFileURL.path } }
         var arguments = file.arguments
-        for (name, value) in [("--report", absolute(report)), ("--rejects", absolute(rejects)), ("--export", absolute(export))] {
+        for (name, value) in [("--report", absolute(output.report)), ("--rejects", absolute(rejected.rejects)), ("--export", absolute(output.export))] {
             if let value { arguments += [name, value] }
         }
-        arguments += ["--progress", progress.rawValue]
+        arguments += ["--progress", progress.progress.rawValue]
         guard FileManager.default.changeCurrentDirectoryPath(file.directory) else {
             throw PlanError("the plan was made in \(file.directory), which is not there any more; make a new plan")
         }

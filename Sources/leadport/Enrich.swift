@@ -28,41 +28,27 @@ struct Enrich: ParsableCommand {
 
     @OptionGroup var enrichment: EnrichmentOptions
 
-    @Option(help: ArgumentHelp("A mapping file (YAML; see docs/mappings.md): which columns are the list's, and so sent.", valueName: "file.yaml"))
-    var mapping: String?
+    @OptionGroup var source: SourceOptions
 
-    @Option(help: ArgumentHelp("A mapping preset from mappings/ (as for import).", valueName: "name"))
-    var preset: String?
+    @OptionGroup var ledger: LedgerOptions
 
-    @Option(help: "The sheet to read, by name or 1-based position.")
-    var sheet: String?
-
-    @Option(help: ArgumentHelp("Where the answers are cached (a SQLite file, the ledger import uses).", valueName: "file.db"))
-    var ledger: String = "leadport.db"
-
-    @Option(help: ArgumentHelp("Write the processed spreadsheet (.xlsx or .csv): the list's columns, the spec's fields, _status, _reason, _source_row.",
-                               valueName: "file.xlsx|file.csv"))
-    var export: String?
-
-    @Option(help: ArgumentHelp("Write every row's outcome (CSV).", valueName: "file.csv"))
-    var report: String?
+    @OptionGroup var output: OutputOptions
 
     @Flag(help: "Send nothing: print the rows to send, the requests, the estimated tokens and the cost at most (answers already cached count nothing).")
     var dryRun = false
 
-    @Option(help: "Progress on stderr: auto (a bar on a terminal, plain lines otherwise), bar, plain, jsonl, none.")
-    var progress: Import.ProgressStyle = .auto
+    @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
-        if mapping != nil && preset != nil { throw ValidationError("give --mapping or --preset, not both") }
-        if export == nil && report == nil && !dryRun {
+        if source.mapping != nil && source.preset != nil { throw ValidationError("give --mapping or --preset, not both") }
+        if output.export == nil && output.report == nil && !dryRun {
             throw ValidationError("give --export FILE.xlsx (the processed spreadsheet), --report FILE.csv, or --dry-run: otherwise the answers would only be cached")
         }
-        if let export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {
+        if let export = output.export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {
             throw ValidationError("--export writes a workbook or CSV: give a .xlsx or .csv file name, not \"\(export)\"")
         }
         var outputs: [String: String] = [ImportRequest.canonical(file): "the list", ImportRequest.canonical(enrichment.spec): "--spec"]
-        for (option, path) in [("--export", export), ("--report", report), ("--ledger", ledger)] {
+        for (option, path) in [("--export", output.export), ("--report", output.report), ("--ledger", ledger.ledger)] {
             guard let path else { continue }
             if let other = outputs[ImportRequest.canonical(path)] { throw ValidationError("\(option) \(path) is \(other == "the list" || other == "--spec" ? other + "'s file" : "also " + other); write it somewhere else") }
             outputs[ImportRequest.canonical(path)] = option
@@ -70,23 +56,23 @@ struct Enrich: ParsableCommand {
     }
 
     func run() throws {
-        let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
+        let style = progress.style
         let reporter = ProgressReporter(style: style)
         for line in Import.settingWarnings() { reporter.handle(.warning(RunWarning(code: "unknown_setting", message: line))) }
         var options = EnrichOptions(file: file)
-        options.reader.sheet = sheet
-        if let mapping { options.mapping = try Mapping.load(path: mapping) }
-        if let preset { options.mapping = try Presets.load(preset) }
+        options.reader.sheet = source.sheet
+        if let mapping = source.mapping { options.mapping = try Mapping.load(path: mapping) }
+        if let preset = source.preset { options.mapping = try Presets.load(preset) }
         if options.reader.sheet == nil { options.reader.sheet = options.mapping?.sheet }
-        options.databasePath = ledger
-        options.exportPath = export
-        options.reportPath = report
+        options.databasePath = ledger.ledger
+        options.exportPath = output.export
+        options.reportPath = output.report
         options.dryRun = dryRun
         options.countsRows = style != .none
         ReaderNote.print(readerNote(path: file))
         let stage = try enrichment.open(dryRun: dryRun, reporter: reporter)
         let summary = try EnrichRun(options: options, enrichment: stage, emit: reporter.handle).run()
-        if let export, !dryRun, summary.exportWithheld == nil { ExitStatus.printError("processed sheet written to \(export)") }
+        if let export = output.export, !dryRun, summary.exportWithheld == nil { ExitStatus.printError("processed sheet written to \(export)") }
         try Enrichment.finish(summary.enrichment, spec: enrichment.spec, withheld: summary.exportWithheld)
     }
 }

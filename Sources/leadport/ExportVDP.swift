@@ -15,6 +15,9 @@ struct ExportVDP: ParsableCommand {
             and the slug), a QR code PNG for print at 300 dpi, and a manifest row with its USPS \
             address lines and the contact's name. An address that cannot be mailed is listed as \
             skipped, with the reason, and gets no code.
+            Progress: auto, bar and plain print a line every few seconds, then the summary line; \
+            none the summary line alone; jsonl an event per address, and run_finished with the \
+            counts instead of the summary line.
             Exit status: 0 written; 1 the destination or the output failed; 2 a usage problem \
             (no such campaign, a destination's settings missing, an --out folder not empty or an \
             output that cannot be written where it is named, checked before any work).
@@ -45,8 +48,7 @@ struct ExportVDP: ParsableCommand {
     @Option(help: ArgumentHelp("Write the files into this folder (new or empty) instead of a ZIP.", valueName: "dir"))
     var out: String?
 
-    @Option(help: "Progress on stderr: auto, bar or plain (a line every few seconds, then the summary line), none (the summary line alone), jsonl (an event per address, and run_finished with the counts instead of the summary line).")
-    var progress: Import.ProgressStyle = .auto
+    @OptionGroup var progress: ProgressOptions
 
     func validate() throws {
         if zip != nil && out != nil { throw ValidationError("give --zip FILE or --out DIR, not both") }
@@ -63,7 +65,7 @@ struct ExportVDP: ParsableCommand {
         // Found before anything is written: an unknown campaign leaves no folder or file behind.
         let found = try export.campaign(campaign)
         let bundle = try VDPBundle(directory: out, zip: out == nil ? (zip ?? Self.defaultZip(found.name)) : nil)
-        let reporter = VDPProgress(style: progress, destination: store.name)
+        let reporter = VDPProgress(style: progress.progress, destination: store.name)
         let summary: VDPExport.Summary
         do {
             summary = try export.run(campaign: found, into: bundle, started: reporter.started, row: reporter.row)

@@ -27,22 +27,13 @@ struct Import: ParsableCommand {
     @Argument(help: "CSV files or .xlsx workbooks.")
     var files: [String]
 
-    @Option(help: ArgumentHelp("A mapping file (YAML; see docs/mappings.md).", valueName: "file.yaml"))
-    var mapping: String?
-
-    @Option(help: ArgumentHelp("A mapping preset from mappings/: flyr-recipients, flyr-contacts, google-contacts-csv, hubspot-export, followupboss-export, generic-leads, owner-list.",
-                               valueName: "name"))
-    var preset: String?
-
-    @Option(help: "The sheet to read, by name or 1-based position.")
-    var sheet: String?
+    @OptionGroup var source: SourceOptions
 
     @Option(name: .customLong("to"), help: ArgumentHelp("Destination: \(DestinationRegistry.help). Repeat for several: the file is read once and every row gets an outcome at each. Credentials come from the environment or the config file: docs/destinations.md.",
                                                         valueName: "dest"))
     var destinations: [String] = []
 
-    @Option(help: ArgumentHelp("Where the ledger and the runs of an import to remote destinations are kept (a SQLite file); with --to sqlite:FILE, that file.", valueName: "file.db"))
-    var ledger: String = "leadport.db"
+    @OptionGroup var ledger: LedgerOptions
 
     @Option(help: ArgumentHelp("The FLYR user the rows belong to (contacts' user_id, a new campaign's owner). With a Supabase user's token, that user.", valueName: "uuid"))
     var user: String?
@@ -83,27 +74,20 @@ struct Import: ParsableCommand {
                                valueName: "file.json"))
     var plan: String?
 
-    @Option(help: ArgumentHelp("Write the processed spreadsheet (.xlsx or .csv): original and normalised columns, _status, _reason, _source_row.",
-                               valueName: "file.xlsx|file.csv"))
-    var export: String?
+    @OptionGroup var output: OutputOptions
 
-    @Option(help: ArgumentHelp("Write every row's outcome (CSV).", valueName: "file.csv"))
-    var report: String?
+    @OptionGroup var rejected: RejectsOptions
 
-    @Option(help: ArgumentHelp("Write the rejected rows (original cells, then file, sheet, row, stage and reason) to fix and re-run.", valueName: "file.csv"))
-    var rejects: String?
-
-    @Option(help: "Progress on stderr: auto (a bar on a terminal, plain lines otherwise), bar, plain, jsonl, none.")
-    var progress: ProgressStyle = .auto
+    @OptionGroup var progress: ProgressOptions
 
     /// The options as the engine takes them (a sync job builds the same value from its configuration).
     var request: ImportRequest {
         var request = ImportRequest(files: files)
-        (request.mapping, request.preset, request.sheet, request.destinations, request.ledger) = (mapping, preset, sheet, destinations, ledger)
+        (request.mapping, request.preset, request.sheet, request.destinations, request.ledger) = (source.mapping, source.preset, source.sheet, destinations, ledger.ledger)
         (request.user, request.campaign, request.region, request.dateOrder, request.exclude) = (user, campaign, region, dateOrder, exclude)
         (request.enrich, request.model, request.noCache, request.concurrency) = (enrich, model, noCache, concurrency)
         (request.strictFields, request.dryRun, request.plan) = (strictFields, dryRun, plan)
-        (request.export, request.report, request.rejects) = (export, report, rejects)
+        (request.export, request.report, request.rejects) = (output.export, output.report, rejected.rejects)
         return request
     }
 
@@ -123,7 +107,7 @@ struct Import: ParsableCommand {
     /// if anything.
     func perform(applying check: PlanCheck?) throws -> (RunSummary, (any Error)?) {
         let request = self.request
-        let style: ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
+        let style = progress.style
         let reporter = ProgressReporter(style: style)
         // A list, mapping or spec that cannot be used (an --exclude list with nothing in it)
         // is said as such, in one line: the options were right, so no usage text follows.

@@ -19,8 +19,7 @@ struct Status: ParsableCommand {
     @Option(help: ArgumentHelp("The sync configuration whose jobs to show.", valueName: "sync.yaml"))
     var config: String?
 
-    @Option(help: ArgumentHelp("The ledger, without a configuration.", valueName: "file.db"))
-    var ledger: String = "leadport.db"
+    @OptionGroup var ledger: LedgerOptions
 
     @Option(help: ArgumentHelp("Runs of each job to show (default 1), and imports (default 10).", valueName: "n"))
     var runs: Int?
@@ -40,10 +39,10 @@ struct Status: ParsableCommand {
         if let configuration, let url = configuration.shared {
             return try showShared(configuration, url: url)
         }
-        if configuration == nil, ledger.hasPrefix("postgres") {
+        if configuration == nil, ledger.ledger.hasPrefix("postgres") {
             throw ValidationError("a shared PostgreSQL ledger is read through its sync configuration: give --config sync.yaml")
         }
-        let path = configuration?.ledger ?? ledger
+        let path = configuration?.ledger ?? ledger.ledger
         // Without a ledger no job has run yet: with a configuration, its jobs are shown so.
         let exists = FileManager.default.fileExists(atPath: path)
         guard exists || configuration != nil else {

@@ -21,6 +21,8 @@ struct Sync: ParsableCommand {
             watermark stands (updated_at, then id), which moves only past rows every destination \
             took or finally rejected. A run killed at any moment resumes on the next: nothing is \
             lost, nothing sent twice.
+            Every progress event also goes to the job's log (LOGS/JOB/events.log), whatever \
+            --progress says.
             Exit status: 0 every row delivered or deliberately skipped; 3 some rows rejected; \
             1 a job failed; 2 a usage or configuration problem; 4 a job was already running \
             (another sync holds its lock): nothing was done for it.
@@ -36,8 +38,7 @@ struct Sync: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JSON summary of the run here (for monitoring): each job's status, run id and counts by destination.", valueName: "file.json"))
     var summaryJson: String?
 
-    @Option(help: "Progress on stderr: auto (a bar on a terminal, plain lines otherwise), bar, plain, jsonl, none. Every event also goes to the job's log.")
-    var progress: Import.ProgressStyle = .auto
+    @OptionGroup var progress: ProgressOptions
 
     @Option(help: ArgumentHelp("Print a crontab line that runs this configuration on SCHEDULE (as in \"0 2 * * *\"), and do nothing else.", valueName: "schedule"))
     var printCron: String?
@@ -68,7 +69,7 @@ struct Sync: ParsableCommand {
         }
         let started = Date()
         // A mistyped setting changes nothing: said first, as the run's progress says things.
-        let style: Import.ProgressStyle = progress == .auto ? (isatty(2) != 0 ? .bar : .plain) : progress
+        let style = progress.style
         let warnings = ProgressReporter(style: style)
         for line in Import.settingWarnings() { warnings.handle(.warning(RunWarning(code: "unknown_setting", message: line))) }
         let configuration: SyncConfig

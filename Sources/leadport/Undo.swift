@@ -36,8 +36,7 @@ struct Undo: ParsableCommand {
     @Flag(help: "Say what would be undone, and what left alone; change nothing.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp("The ledger (default leadport.db; with a run into --to sqlite:FILE, that file).", valueName: "file.db"))
-    var ledger: String = "leadport.db"
+    @OptionGroup var ledger: LedgerOptions
 
     @Option(help: ArgumentHelp("Find the ledger through a sync configuration.", valueName: "sync.yaml"))
     var config: String?
@@ -47,7 +46,7 @@ struct Undo: ParsableCommand {
 
     func run() throws {
         let configuration = try config.map { try SyncConfig.load(path: $0, expanding: false) }
-        let candidates = try RunDiscovery.candidates(ledger: ledger, configuration: configuration, configPath: config)
+        let candidates = try RunDiscovery.candidates(ledger: ledger.ledger, configuration: configuration, configPath: config)
         guard let (path, store, syncLedger) = try RunDiscovery.find(runID, in: candidates) else {
             throw UndoError(message: "no run \(runID) in \(candidates.joined(separator: " or ")); `leadport status` lists the runs (with --ledger or --config, as here), and each import's summary ends with its run id")
         }

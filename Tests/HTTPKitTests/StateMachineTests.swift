@@ -68,34 +68,36 @@ import Testing
 
 @Suite struct RateLimiterTests {
     @Test func theDeclaredBudgetAllowsABurstThenPaces() {
-        var l = RateLimiter(requests: 10, per: 1, now: 0)
+        var l = RateLimiter(.declared(requests: 10, per: 1), now: 0)
         let burst = (0..<10).map { _ in l.acquire(now: 0) }
-        #expect(burst.allSatisfy { $0 == 0 })
-        #expect(abs(l.acquire(now: 0) - 0.1) < 1e-9)
-        #expect(abs(l.acquire(now: 0) - 0.2) < 1e-9, "each request beyond the budget waits its turn")
-        // A second later the bucket has refilled what was owed and eight more.
-        #expect(l.acquire(now: 1.2) == 0)
+        #expect(burst.allSatisfy { $0.wait == 0 && $0.grant != nil })
+        let next = l.acquire(now: 0)
+        #expect(abs(next.wait - 0.1) < 1e-9 && next.grant == nil, "asked again after the wait, it takes its token then")
+        // A second later the bucket has refilled what was owed and more.
+        #expect(l.acquire(now: 1.2).wait == 0)
     }
 
-    @Test func anEmptiedServerWindowWaitsForItsReset() {
-        var l = RateLimiter(requests: 100, per: 10, now: 0)
-        _ = l.acquire(now: 0)
-        l.observe(status: 200, headers: HTTPHeaders([("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "4")]), now: 0.5)
-        let wait = l.acquire(now: 0.5)
+    @Test func anEmptiedServerWindowWaitsForItsReset() throws {
+        var l = RateLimiter(.declared(requests: 100, per: 10), now: 0)
+        let grant = try #require(l.acquire(now: 0).grant)
+        l.complete(grant, status: 200, headers: HTTPHeaders([("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "4")]), now: 0.5)
+        let wait = l.acquire(now: 0.5).wait
         #expect(wait >= 4 && wait < 4.2, "\(wait)")
     }
 
-    @Test func hubSpotsHeadersNarrowTheBudget() {
-        var l = RateLimiter(requests: 100, per: 10, now: 0)
-        l.observe(status: 200, headers: HTTPHeaders([("X-HubSpot-RateLimit-Remaining", "2"), ("X-HubSpot-RateLimit-Interval-Milliseconds", "10000")]), now: 0)
-        #expect(l.acquire(now: 0) == 0 && l.acquire(now: 0) == 0)
-        #expect(l.acquire(now: 0) > 0, "two left in the server's window, not a hundred")
+    @Test func theServersRemainingNarrowsTheBudget() throws {
+        var l = RateLimiter(.declared(requests: 100, per: 10), now: 0)
+        let grant = try #require(l.acquire(now: 0).grant)
+        l.complete(grant, status: 200, headers: HTTPHeaders([("RateLimit-Remaining", "2")]), now: 0)
+        #expect(l.acquire(now: 0).wait == 0 && l.acquire(now: 0).wait == 0)
+        #expect(l.acquire(now: 0).wait > 0, "two left in the server's window, not a hundred")
     }
 
-    @Test func retryAfterOnA429BlocksEveryone() {
-        var l = RateLimiter(requests: 100, per: 1, now: 0)
-        l.observe(status: 429, headers: HTTPHeaders([("Retry-After", "7")]), now: 1)
-        #expect(l.acquire(now: 1) >= 7)
+    @Test func retryAfterOnA429BlocksEveryone() throws {
+        var l = RateLimiter(.declared(requests: 100, per: 1), now: 0)
+        let grant = try #require(l.acquire(now: 0).grant)
+        l.complete(grant, status: 429, headers: HTTPHeaders([("Retry-After", "7")]), now: 1)
+        #expect(l.acquire(now: 1).wait >= 7)
     }
 }
 

@@ -377,35 +377,35 @@ import Testing
 
     // MARK: Rate windows (no I/O)
 
-    @Test func theWindowGrantsRequestsOnlyWhenTheServerWouldTakeThem() {
-        var w = FollowUpBossRateWindows(registered: true)
+    @Test func theWindowGrantsRequestsOnlyWhenTheServerWouldTakeThem() throws {
+        var w = RateLimiter(.followUpBoss(registered: true), now: 0)
         let headers = { (remaining: Int) in
             HTTPHeaders([("X-RateLimit-Context", "global"), ("X-RateLimit-Limit", "2"), ("X-RateLimit-Remaining", "\(remaining)"), ("X-RateLimit-Window", "10")])
         }
         let first = w.acquire(route: "GET.people", now: 0)
         #expect(first.wait == 0)
-        w.complete(first.ticket, route: "GET.people", status: 200, headers: headers(1), now: 0.1)
+        w.complete(try #require(first.grant), route: "GET.people", status: 200, headers: headers(1), now: 0.1)
         let second = w.acquire(route: "PUT.people", now: 0.2)
         #expect(second.wait == 0)
-        w.complete(second.ticket, route: "PUT.people", status: 200, headers: headers(0), now: 0.3)
+        w.complete(try #require(second.grant), route: "PUT.people", status: 200, headers: headers(0), now: 0.3)
         let third = w.acquire(route: "GET.people", now: 0.4)
         #expect(abs(third.wait - 9.7) < 1e-9, "until the first answer's time leaves the window (0.1 + 10)")
         #expect(w.acquire(route: "POST.events", now: 0.4).wait == 0, "another context")
 
         // Another client's requests, known from Remaining, count as made just now.
-        var shared = FollowUpBossRateWindows(registered: true)
-        let one = shared.acquire(route: "GET.me", now: 0)
-        shared.complete(one.ticket, route: "GET.me", status: 200, headers: headers(0), now: 1)
-        #expect(shared.held("global", now: 1) == 2)
+        var shared = RateLimiter(.followUpBoss(registered: true), now: 0)
+        let one = try #require(shared.acquire(route: "GET.me", now: 0).grant)
+        shared.complete(one, route: "GET.me", status: 200, headers: headers(0), now: 1)
         #expect(shared.acquire(route: "GET.me", now: 1).wait == 10)
 
         // A 429 holds its context back for Retry-After and is not counted.
-        var limited = FollowUpBossRateWindows(registered: true)
-        let refused = limited.acquire(route: "POST.events", now: 0)
-        limited.complete(refused.ticket, route: "POST.events", status: 429, headers: HTTPHeaders([("X-RateLimit-Context", "POST.events"), ("Retry-After", "3")]), now: 0)
+        var limited = RateLimiter(.followUpBoss(registered: true), now: 0)
+        let refused = try #require(limited.acquire(route: "POST.events", now: 0).grant)
+        limited.complete(refused, route: "POST.events", status: 429, headers: HTTPHeaders([("X-RateLimit-Context", "POST.events"), ("Retry-After", "3")]), now: 0)
         #expect(limited.acquire(route: "POST.events", now: 1).wait == 2)
         #expect(limited.acquire(route: "GET.people", now: 1).wait == 0)
-        #expect(FollowUpBossRateWindows.route(method: "put", path: "/v1/people/12") == "PUT.people")
+        #expect(RateLimits.followUpBossRoute(method: "put", path: "/v1/people/12") == "PUT.people")
+        #expect(RateLimits.followUpBoss(registered: true).route(HTTPRequest(method: "put", url: URL(string: "https://api.followupboss.com/v1/people/12")!)) == "PUT.people")
     }
 }
 

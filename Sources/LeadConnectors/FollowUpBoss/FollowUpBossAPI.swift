@@ -45,7 +45,7 @@ public struct FollowUpBossBatchResult: Sendable, Equatable {
 
 /// The Follow Up Boss API (v1) as LeadPort uses it, through one `HTTPClient`:
 ///
-///     RedactedLog (when a log is given) → Retry → FollowUpBossRateLimit → Auth → fail-fast → transport
+///     RedactedLog (when a log is given) → Retry → RateLimit (`RateLimits.followUpBoss`) → Auth → fail-fast → transport
 ///
 /// - Retry: 429 after exactly `Retry-After`; 5xx, timeouts and dropped connections with
 ///   backoff (1, 2, 4, 8, 16 s, jittered), for requests that are harmless twice: reads, PUTs,
@@ -76,7 +76,7 @@ public final class FollowUpBossAPI: Sendable {
         redactor = Redactor(secrets: config.secrets)
         var chain: [any HTTPMiddleware] = []
         if let log { chain.append(RedactedLog(redactor: redactor, clock: clock, log: log)) }
-        chain += [Retry(policy: backoff, clock: clock, onRetry: onRetry), FollowUpBossRateLimit(registered: config.systemKey != nil, clock: clock),
+        chain += [Retry(policy: backoff, clock: clock, onRetry: onRetry), RateLimit(.followUpBoss(registered: config.systemKey != nil), clock: clock),
                   config.auth, FollowUpBossFailFast(config: config)]
         client = HTTPClient(transport: transport, chain)
     }

@@ -14,7 +14,7 @@ import LeadCore
 public final class FollowUpBossDestination: Destination {
     public static let kind = "followupboss"
     /// One request a lead; the client paces each rate-limit context from its own headers
-    /// (`FollowUpBossRateLimit`), so `requests`/`per` only say what the documented table starts at.
+    /// (`RateLimits.followUpBoss`), so `requests`/`per` only say what the documented table starts at.
     public static let capabilities = DestinationCapabilities(largestBatch: 50, remoteDedupeKeys: ["email"], requests: 250, per: 10, upserts: false)
 
     public let name = FollowUpBossDestination.kind

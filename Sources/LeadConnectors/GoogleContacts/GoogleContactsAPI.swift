@@ -6,7 +6,7 @@ import HTTPKit
 ///
 /// Every request goes through one `HTTPClient`:
 ///
-///     [RedactedLog?, Retry, GooglePacing, GoogleOAuth, GoogleFailFast] → transport
+///     [RedactedLog?, Retry, RateLimit (`RateLimits.googleContacts`), GoogleOAuth, GoogleFailFast] → transport
 ///
 /// | what happens | what the client does |
 /// | --- | --- |
@@ -76,11 +76,7 @@ public final class GoogleContactsAPI: @unchecked Sendable {
         let logged: [any HTTPMiddleware] = log.map { [RedactedLog(redactor: Redactor(secrets: Self.variants(config.secrets)), clock: clock, log: $0)] } ?? []
         let tokenClient = HTTPClient(transport: transport, logged + [Retry(policy: policy.backoff, clock: clock, onRetry: onRetry), GoogleFailFast(variable: "GOOGLE_TOKEN_URL")])
         token = GoogleAccessToken(config: config, client: tokenClient, clock: clock, margin: policy.refreshMargin, timeout: policy.timeout)
-        // 5% under the quota, so that a request delayed on the way cannot meet an empty bucket;
-        // writes evenly spaced, without a first burst that a bucket left empty by an earlier run
-        // would refuse.
-        let pacing = GooglePacing(reads: RateLimit(requests: policy.reads, per: policy.per / 0.95, clock: clock),
-                                  writes: RateLimit(requests: 1, per: policy.per / Double(max(1, policy.writes)) / 0.95, clock: clock))
+        let pacing = RateLimit(.googleContacts(policy), clock: clock)
         client = HTTPClient(transport: transport, logged + [Retry(policy: policy.backoff, clock: clock, onRetry: onRetry), pacing, GoogleOAuth(token: token),
                                                             GoogleFailFast(variable: "GOOGLE_PEOPLE_BASE_URL")])
     }
@@ -263,14 +259,4 @@ protocol GooglePage: Decodable {
     associatedtype Item
     var items: [Item] { get }
     var nextPageToken: String? { get }
-}
-
-/// Paces reads and writes against their own per-minute quotas: Google counts them apart.
-struct GooglePacing: HTTPMiddleware {
-    let reads: RateLimit
-    let writes: RateLimit
-
-    func send(_ request: HTTPRequest, next: (HTTPRequest) throws -> HTTPResponse) throws -> HTTPResponse {
-        try (request.method == "GET" ? reads : writes).send(request, next: next)
-    }
 }

@@ -28,7 +28,7 @@ public struct HubSpotClientPolicy: Sendable {
 /// HubSpot's contacts API (CRM v3) as the destination needs it: batch upsert, create, update and
 /// read in batches of at most 100, search by phone and name, the daily budget.
 ///
-/// Every request goes `Retry` → `HubSpotGuard` → `HubSpotRateLimit` → log → bearer token →
+/// Every request goes `Retry` → `HubSpotGuard` → `RateLimit` (`RateLimits.hubSpot`) → log → bearer token →
 /// transport: paced by HubSpot's own rate-limit headers, 429 and 5xx waited out (a
 /// `Retry-After` obeyed), a refused connection or a `DAILY` 429 thrown at once. Every message
 /// it throws or returns went through `redactor`, so the token never shows even when HubSpot
@@ -42,7 +42,7 @@ public final class HubSpotAPI: @unchecked Sendable {
     let policy: HubSpotClientPolicy
     let clock: any HTTPClock
     private let client: HTTPClient
-    private let limits: HubSpotLimits
+    private let limits: RateLimit
     private let lock = NSLock()
     private var usage: HubSpotDailyUsage?
     private var prepared = false
@@ -59,9 +59,8 @@ public final class HubSpotAPI: @unchecked Sendable {
         self.policy = policy
         self.clock = clock
         redactor = Redactor(secrets: config.secrets)
-        limits = HubSpotLimits(burst: policy.burst, interval: policy.interval, searchPerSecond: policy.searchPerSecond)
-        var chain: [any HTTPMiddleware] = [Retry(policy: policy.backoff, clock: clock, onRetry: onRetry), HubSpotGuard(clock: clock, lockedWait: policy.lockedWait),
-                                           HubSpotRateLimit(limits: limits, clock: clock)]
+        limits = RateLimit(.hubSpot(burst: policy.burst, interval: policy.interval, searchPerSecond: policy.searchPerSecond), clock: clock)
+        var chain: [any HTTPMiddleware] = [Retry(policy: policy.backoff, clock: clock, onRetry: onRetry), HubSpotGuard(clock: clock, lockedWait: policy.lockedWait), limits]
         if let log { chain.append(RedactedLog(redactor: redactor, clock: clock, log: log)) }
         chain.append(Auth(.bearer(config.token)))
         client = HTTPClient(transport: transport, chain)
@@ -87,7 +86,7 @@ public final class HubSpotAPI: @unchecked Sendable {
 
     /// Requests left today by the last `X-HubSpot-RateLimit-Daily-Remaining` (nil before any,
     /// and for OAuth tokens, which are not sent it).
-    public var dailyRemaining: Int? { limits.dailyFromHeaders.remaining }
+    public var dailyRemaining: Int? { limits.reading("daily")?.statedRemaining.map { Int($0) } }
 
     static func date(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
@@ -196,7 +195,7 @@ public final class HubSpotAPI: @unchecked Sendable {
                 formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
                 when = "at " + formatter.string(from: resetsAt)
             }
-            let limit = known.map { " (\($0.limit) requests)" } ?? limits.dailyFromHeaders.limit.map { " (\($0) requests)" } ?? ""
+            let limit = known.map { " (\($0.limit) requests)" } ?? limits.reading("daily")?.statedLimit.map { " (\(Int($0)) requests)" } ?? ""
             return HubSpotError(.dailyLimit(resetsAt: known?.resetsAt),
                                 "the HubSpot account's daily API limit\(limit) is used up; it resets \(when). The unsent rows stay pending: run the import again after that")
         }
