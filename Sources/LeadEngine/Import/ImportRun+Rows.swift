@@ -20,7 +20,7 @@ extension ImportRun {
         // What `stage` hands the destination: the contact unless only addresses are written, the
         // address when a campaign's addresses are.
         func hashed(_ lane: Lane) -> String {
-            lane.hasher(lead, target != .campaignAddresses ? contact : nil, target != .contacts && lane.campaign != nil ? address : nil, lane.campaign)
+            lane.hasher(lead, target != .campaignAddresses ? contact : nil, target != .contacts && lane.scoped ? address : nil)
         }
         let hash = hashed(lanes[0])
         let otherHashes = lanes.dropFirst().map(hashed)
