@@ -50,5 +50,5 @@ public struct FieldSnapshot: Sendable, Equatable, Codable {
 extension Destination {
     /// The default, for a destination that cannot read what it holds: nil (the plan then lists
     /// its rows without their fields, and `apply` cannot check them).
-    public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? { nil }
+    public func snapshots(_ leads: inout [OutboundLead]) throws -> [FieldSnapshot]? { nil }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LeadCore
 import HTTPKit
@@ -22,15 +21,10 @@ public struct DestinationCapabilities: Sendable, Equatable {
     /// the answers are recorded, and the two are committed together — a run killed between
     /// them loses both, so nothing needs sending twice. A failure of such a write fails the run.
     public var writesWithLedger: Bool
-    /// Whether its records belong to one campaign (FLYR's tables: a campaign's addresses and
-    /// contacts): the ledger then knows a lead per campaign, so the same list imported into a
-    /// second campaign fills that campaign too. A CRM's contact is one whatever the campaign.
-    public var campaignScoped: Bool
 
-    public init(largestBatch: Int, remoteDedupeKeys: [String] = [], requests: Int, per: Double, upserts: Bool, writesWithLedger: Bool = false,
-                campaignScoped: Bool = false) {
+    public init(largestBatch: Int, remoteDedupeKeys: [String] = [], requests: Int, per: Double, upserts: Bool, writesWithLedger: Bool = false) {
         (self.largestBatch, self.remoteDedupeKeys, self.requests, self.per, self.upserts) = (max(1, largestBatch), remoteDedupeKeys, requests, per, upserts)
-        (self.writesWithLedger, self.campaignScoped) = (writesWithLedger, campaignScoped)
+        self.writesWithLedger = writesWithLedger
     }
 }
 
@@ -217,20 +211,21 @@ public protocol Destination: AnyObject {
     var capabilities: DestinationCapabilities { get }
     /// How it settles a write whose outcome is unknown (`Reconciliation`'s table).
     var reconciliation: Reconciliation { get }
-    /// The campaign `reference` names, on every FLYR destination alike (see `CampaignMatch`):
-    /// an id (a UUID) is looked up by id alone, whoever owns it, and never created; a name is
-    /// looked up among `owner`'s campaigns (everyone's when `owner` is nil) and, when there is
-    /// none and `create`, created as an `import_list` campaign of `owner`.
-    func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch?
+    /// Once, after `configure` and before the first `prepare`: where the run files its records
+    /// (`RunScope`). A destination whose records belong to a place of its own finds it (or
+    /// makes it), keeps it for every `prepare`, `send` and `snapshots` after, and says what the
+    /// ledger keys its leads by there (`Scope`); another may keep the name as a tag or a label,
+    /// or ignore it (the default, `Destination+Scope`). Its `contentHasher` is read after this.
+    func enter(_ scope: RunScope) throws -> Scope
     /// Before a batch is sent (and in a dry run, instead of sending): gives new leads their ids
     /// and marks those already at the destination. Writes nothing.
-    func prepare(_ leads: inout [OutboundLead], campaign: String?) throws
+    func prepare(_ leads: inout [OutboundLead]) throws
     /// Sends at most `capabilities.largestBatch` leads.
-    func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer
+    func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer
     /// The hash of exactly what this destination sends for a lead (the FLYR records it writes,
     /// when it writes them: nil when not), which the ledger keeps: a lead whose hash changed
     /// is an update, and no other change is. Called for every row, on any thread.
-    var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String { get }
+    var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String { get }
     /// The user the credentials belong to, when they are one user's (a Supabase user's token),
     /// and the setting that holds them: the rows are then that user's, whatever --user says.
     var credentialsUser: (id: String, setting: String)? { get }
@@ -247,7 +242,7 @@ public protocol Destination: AnyObject {
     /// holds them now (read from it) and as they would be written, in order. It may find a new
     /// lead at the destination (by email, say) and make it an update, as `send` would. Reads
     /// only; nil when the destination cannot read what it holds.
-    func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]?
+    func snapshots(_ leads: inout [OutboundLead]) throws -> [FieldSnapshot]?
     /// `leadport undo`: removes what a run created and gives back what it updated, each only
     /// where the record still holds what LeadPort wrote, in order. The default: not undoable.
     func undo(_ items: [UndoItem], dryRun: Bool) throws -> [UndoResult]
@@ -263,37 +258,6 @@ extension Destination {
     public var credentialsUser: (id: String, setting: String)? { nil }
 }
 
-/// A campaign found or made: its id, and its owner (the contacts' `user_id` when no user is
-/// given), when the destination knows one.
-public struct CampaignMatch: Sendable, Equatable {
-    public var id: String
-    public var owner: String?
-
-    public init(id: String, owner: String?) {
-        self.id = id
-        self.owner = owner
-    }
-
-    /// Whether `reference` is a campaign id (a UUID) rather than a name.
-    public static func isID(_ reference: String) -> Bool { UUID(uuidString: reference) != nil }
-}
-
-/// Several campaigns answer to one name and nothing says whose is meant.
-public struct AmbiguousCampaign: Error, CustomStringConvertible, Classified {
-    public var name: String
-    public var ids: [String]
-    public var disposition: FailureDisposition { .usage }
-
-    public init(name: String, ids: [String]) {
-        self.name = name
-        self.ids = ids
-    }
-
-    public var description: String {
-        "several campaigns are named \"\(name)\" (\(ids.joined(separator: ", "))); give the campaign's id with --campaign, or its owner with --user"
-    }
-}
-
 /// A destination that cannot go on (bad credentials, a missing table): the run stops with this
 /// message, and a rerun resumes once it is fixed.
 public struct DestinationError: Error, CustomStringConvertible, Classified {
@@ -305,47 +269,4 @@ public struct DestinationError: Error, CustomStringConvertible, Classified {
         (self.destination, self.message, self.disposition) = (destination, message, disposition)
     }
     public var description: String { "\(destination): \(message)" }
-}
-
-/// FLYR row ids.
-public enum FlyrID {
-    public static func join(contact: String?, address: String?) -> String {
-        var id = contact ?? ""
-        if let address { id += (id.isEmpty ? "a:" : "|a:") + address }
-        return id
-    }
-
-    public static func split(_ remoteID: String) -> (contact: String?, address: String?) {
-        var contact: String?, address: String?
-        for part in remoteID.split(separator: "|") {
-            if part.hasPrefix("a:") { address = String(part.dropFirst(2)) } else if !part.isEmpty { contact = String(part) }
-        }
-        return (contact, address)
-    }
-
-    /// A name-based UUID (RFC 9562 version 5, SHA-1) for `parts`: the same lead sent to the same
-    /// place always gets the same id, so a batch sent again after a crash finds its rows there
-    /// instead of adding them twice.
-    public static func stable(_ parts: String...) -> String {
-        var message = namespace
-        for (k, part) in parts.enumerated() {
-            if k > 0 { message.append(0x1F) }
-            message.append(contentsOf: part.utf8)
-        }
-        var bytes = SHA1.digest(message)
-        bytes[6] = (bytes[6] & 0x0F) | 0x50
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (k, byte) in bytes.prefix(16).enumerated() {
-            if k == 4 || k == 6 || k == 8 || k == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// LeadPort's own namespace for its ids (a random UUID, fixed once).
-    private static let namespace: [UInt8] = [0x6c, 0x70, 0x0e, 0x1d, 0x2b, 0x4a, 0x4f, 0x10, 0x9a, 0x61, 0x3e, 0x57, 0xd2, 0x08, 0xc4, 0x1f]
 }

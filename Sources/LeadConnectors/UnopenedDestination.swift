@@ -22,16 +22,12 @@ public final class UnopenedDestination: Destination {
 
     public var kind: String { String(name.prefix { $0 != ":" }) }
 
-    public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? {
-        CampaignMatch(id: reference, owner: owner)
-    }
-
     /// The mapping's section for it is not checked: the destination is not there to honour it.
     public func configure(_ policy: DestinationPolicy) throws {}
 
-    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws { throw error }
+    public func prepare(_ leads: inout [OutboundLead]) throws { throw error }
 
-    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer { throw error }
+    public func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer { throw error }
 
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String { { _, _, _, _ in "" } }
+    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String { { _, _, _ in "" } }
 }

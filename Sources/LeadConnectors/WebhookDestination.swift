@@ -42,12 +42,18 @@ public final class WebhookDestination: Destination {
         return (parts.string ?? "(webhook)") + (cut ? "/…" : "")
     }
 
-    /// A catch hook has no campaigns: the name travels in each document.
-    public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? { CampaignMatch(id: reference, owner: nil) }
+    /// The name the run files its leads under (`--campaign`), in each document: a catch hook
+    /// has nothing to file them in. Set before the rows, read after.
+    private var campaign: String?
 
-    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {}
+    public func enter(_ scope: RunScope) throws -> Scope {
+        campaign = scope.reference
+        return Scope(name: scope.reference)
+    }
 
-    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+    public func prepare(_ leads: inout [OutboundLead]) throws {}
+
+    public func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer {
         do {
             return .rows(try leads.map { lead in
                 let key = Self.idempotencyKey(lead, hook: ledgerName)
@@ -132,7 +138,7 @@ public final class WebhookDestination: Destination {
     /// For a plan: the document's fields (`address.city` for a part of the address). A catch
     /// hook keeps nothing LeadPort can read, so there is no `before`, and `apply` cannot tell
     /// whether the receiver's copy changed.
-    public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
+    public func snapshots(_ leads: inout [OutboundLead]) throws -> [FieldSnapshot]? {
         leads.map { lead in
             var o = JSONObject()
             Self.content(lead.lead, campaign: campaign, into: &o)
@@ -147,11 +153,13 @@ public final class WebhookDestination: Destination {
         }
     }
 
-    public let contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String = { lead, _, _, campaign in
-        var o = JSONObject()
-        content(lead, campaign: campaign, into: &o)
-        var h = FNV64()
-        h.mix(o.text)
-        return String(h.value, radix: 16)
+    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
+        { [campaign] lead, _, _ in
+            var o = JSONObject()
+            Self.content(lead, campaign: campaign, into: &o)
+            var h = FNV64()
+            h.mix(o.text)
+            return String(h.value, radix: 16)
+        }
     }
 }

@@ -51,8 +51,9 @@ import Testing
 
     /// `prepare` then `snapshots`, as a dry run calls them.
     private func plan(_ destination: GoogleContactsDestination, _ leads: inout [OutboundLead], campaign: String? = nil) throws -> [FieldSnapshot] {
-        try destination.prepare(&leads, campaign: campaign)
-        return try #require(try destination.snapshots(&leads, campaign: campaign))
+        _ = try destination.enter(RunScope(reference: campaign, owner: nil, create: false))
+        try destination.prepare(&leads)
+        return try #require(try destination.snapshots(&leads))
     }
 
     @Test func aLeadGoogleLacksIsACreateWithItsLabelAndNothingIsMade() throws {

@@ -23,7 +23,7 @@ final class MemoryDestination: Destination, @unchecked Sendable {
     /// `sendsPhone`: whether the phone is part of what it is sent (and so of its hash).
     init(name: String = "memory", largestBatch: Int = 50, sendsPhone: Bool = true) {
         self.name = name
-        contentHasher = { lead, _, _, _ in
+        contentHasher = { lead, _, _ in
             var h = FNV64()
             for part in [lead.fullName, lead.email] + (sendsPhone ? [lead.phone] : []) { h.mix(part) }
             return String(h.value, radix: 16)
@@ -41,13 +41,11 @@ final class MemoryDestination: Destination, @unchecked Sendable {
         if !takesFieldPolicies { try Self.refuseUnsupported(policy, destination: kind, fieldPolicies: [.overwrite], options: []) }
     }
 
-    func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? { CampaignMatch(id: reference, owner: nil) }
-
     /// Emails of records the destination holds that the engine never sent it: `prepare` finds
     /// them, as a CRM's look-up by email would.
     var present: Set<String> = []
 
-    func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+    func prepare(_ leads: inout [OutboundLead]) throws {
         for k in leads.indices where leads[k].action == .create {
             if let email = leads[k].lead.email, present.contains(email) {
                 (leads[k].contactID, leads[k].action, leads[k].found) = ("m-found-" + email, .update, true)
@@ -57,7 +55,7 @@ final class MemoryDestination: Destination, @unchecked Sendable {
         }
     }
 
-    func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+    func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer {
         try lock.withLock {
             if let limit = failAfterBatches, batches.count >= limit {
                 throw DestinationError(destination: name, message: "lost after \(limit) batches")
@@ -73,7 +71,7 @@ final class MemoryDestination: Destination, @unchecked Sendable {
         }
     }
 
-    let contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String
+    let contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String
 
     var count: Int { lock.withLock { records.count } }
 }

@@ -19,10 +19,10 @@ import LeadCore
 /// found becomes a PUT of that person, as `apply` then sends it. Every update's person is read
 /// with `GET /v1/people/{id}`, unless `prepare` read it already. Reads only.
 extension FollowUpBossDestination {
-    public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
+    public func snapshots(_ leads: inout [OutboundLead]) throws -> [FieldSnapshot]? {
         do {
             var snapshots: [FieldSnapshot] = []
-            for k in leads.indices { snapshots.append(try snapshot(&leads[k], campaign: campaign)) }
+            for k in leads.indices { snapshots.append(try snapshot(&leads[k], campaign: tag)) }
             return snapshots
         } catch let error as FollowUpBossError {
             throw Self.stop(error)

@@ -65,14 +65,20 @@ public final class FollowUpBossDestination: Destination {
         DestinationError(destination: kind, message: error.message, disposition: error.disposition)
     }
 
-    /// Follow Up Boss has no campaigns: the campaign's name travels as a tag.
-    public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? { CampaignMatch(id: reference, owner: nil) }
+    /// The name the run files its leads under (`--campaign`), sent as one more tag: Follow Up
+    /// Boss has nothing to file them in. Set before the rows, read after.
+    private(set) var tag: String?
+
+    public func enter(_ scope: RunScope) throws -> Scope {
+        tag = scope.reference
+        return Scope(name: scope.reference)
+    }
 
     /// Writes nothing: checks the key once, so that a wrong key or base URL stops the run with
     /// one message before any lead is sent (and in a dry run too). Follow Up Boss dedupes the
     /// events itself, so nothing is looked up, unless the mapping asks for a mode or a field
     /// policy (`lookUp`).
-    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+    public func prepare(_ leads: inout [OutboundLead]) throws {
         try checkCredentials()
         guard looksUp else { return }
         do { try lookUp(&leads) } catch let error as FollowUpBossError { throw Self.stop(error) }
@@ -91,9 +97,10 @@ public final class FollowUpBossDestination: Destination {
         lock.withLock { checked = true }
     }
 
-    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+    public func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer {
         try checkCredentials()
         let leads = Array(leads)
+        let campaign = tag
         let answers = Answers(count: leads.count)
         let workers = DispatchGroup()
         // Its state is behind `lock`, and `deliver` is safe from several threads (the client
@@ -238,9 +245,9 @@ public final class FollowUpBossDestination: Destination {
     /// not make every lead an update. So are its message and description (the notes, the
     /// company): Follow Up Boss keeps them on the event in the timeline, and no person field
     /// holds them for an update to change.
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String {
-        { [mapping] lead, _, _, campaign in
-            SHA256.hash(data: mapping.person(lead, campaign: campaign).canonicalData).prefix(16).map { String(format: "%02x", $0) }.joined()
+    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
+        { [mapping, tag] lead, _, _ in
+            SHA256.hash(data: mapping.person(lead, campaign: tag).canonicalData).prefix(16).map { String(format: "%02x", $0) }.joined()
         }
     }
 }

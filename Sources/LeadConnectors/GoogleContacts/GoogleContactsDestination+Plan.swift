@@ -20,8 +20,9 @@ import LeadCore
 /// 200 a request) unless `prepare` did for the field policies, and the campaign's label is
 /// looked for without being made. Reads only.
 extension GoogleContactsDestination {
-    public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
-        try stopping {
+    public func snapshots(_ leads: inout [OutboundLead]) throws -> [FieldSnapshot]? {
+        let campaign = labelName
+        return try stopping {
             let contacts = try currentContacts(leads)
             // A label not made yet is on no contact: it is made by the first send.
             let label = try campaign.flatMap { name in try cachedLabel(name) ?? api.existingContactGroup(named: name)?.resourceName }

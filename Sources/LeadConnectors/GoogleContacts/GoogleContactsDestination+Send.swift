@@ -9,10 +9,10 @@ extension GoogleContactsDestination {
     /// named; what stops the destination (credentials, quota, an unreachable server) is thrown,
     /// and the leads of this batch go with the next run, which finds those already made by
     /// their import key instead of making them twice.
-    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+    public func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer {
         let leads = Array(leads)
         return try stopping {
-            let label = try campaign.map(label(named:))
+            let label = try labelName.map(label(named:))
             let seen = take(leads.compactMap { $0.action == .update ? $0.contactID : nil })
             var results = [DeliveryResult?](repeating: nil, count: leads.count)
             let creating = leads.indices.filter { k in

@@ -65,12 +65,18 @@ public final class GoogleContactsDestination: Destination {
         ledgerName = "google-contacts#" + digest.prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Google Contacts has no campaigns: the name travels as a label (a contact group).
-    public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? { CampaignMatch(id: reference, owner: nil) }
+    /// The name the run files its contacts under (`--campaign`), as a label (a contact group):
+    /// Google Contacts has nothing else to file them in. Set before the rows, read after.
+    private(set) var labelName: String?
+
+    public func enter(_ scope: RunScope) throws -> Scope {
+        labelName = scope.reference
+        return Scope(name: scope.reference)
+    }
 
     // MARK: Prepare
 
-    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+    public func prepare(_ leads: inout [OutboundLead]) throws {
         try stopping {
             var matched: Set<String> = []
             if leads.contains(where: { $0.action == .create }) {
@@ -178,10 +184,12 @@ public final class GoogleContactsDestination: Destination {
         GooglePerson(lead: lead, contactGroups: campaign.map { [$0] } ?? [])
     }
 
-    public let contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String = { lead, _, _, campaign in
-        var h = FNV64()
-        h.mix(String(decoding: content(lead, campaign: campaign).canonicalJSON, as: UTF8.self))
-        return String(h.value, radix: 16)
+    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
+        { [labelName] lead, _, _ in
+            var h = FNV64()
+            h.mix(String(decoding: Self.content(lead, campaign: labelName).canonicalJSON, as: UTF8.self))
+            return String(h.value, radix: 16)
+        }
     }
 
     /// What is sent for `lead`: with `groups` on a create, without memberships on an update.

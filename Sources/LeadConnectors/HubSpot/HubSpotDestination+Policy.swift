@@ -127,7 +127,7 @@ extension HubSpotDestination {
 
     /// For a plan: each lead's contact as read (by id, or found by email or the id property)
     /// and what the write would send it, after the field policies.
-    public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
+    public func snapshots(_ leads: inout [OutboundLead]) throws -> [FieldSnapshot]? {
         let current: [String: [String: String]]
         do throws(HubSpotError) { current = try lookUp(&leads, everything: true) } catch { throw stop(error) }
         return leads.map { lead in

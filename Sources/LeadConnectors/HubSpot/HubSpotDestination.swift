@@ -43,14 +43,10 @@ public final class HubSpotDestination: Destination {
         api = HubSpotAPI(config: config, policy: HubSpotClientPolicy(timeout: timeout), onRetry: onRetry)
     }
 
-    /// HubSpot has no campaigns: the name is not sent (crm-adapter notes: only where a mapping
-    /// names a property for it, which none does yet).
-    public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? { CampaignMatch(id: reference, owner: nil) }
-
     /// The hash of the properties sent, in the canonical bytes every write carries: the
     /// campaign, where the row was, and fields HubSpot is not sent change nothing.
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String {
-        { [mapping] lead, _, _, _ in HubSpotContactPayload(lead: lead, mapping: mapping).hash }
+    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
+        { [mapping] lead, _, _ in HubSpotContactPayload(lead: lead, mapping: mapping).hash }
     }
 
     /// Finds, for each new lead without an email (and without a value for the id property), a
@@ -58,7 +54,7 @@ public final class HubSpotDestination: Destination {
     /// or left alone when it holds every value already. The leads with a phone are looked up
     /// together (one search for 50 phones), those with only names one by one. HubSpot's search
     /// sees writes some seconds late; the ledger covers this run's own.
-    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+    public func prepare(_ leads: inout [OutboundLead]) throws {
         try search(&leads)
         guard looksUp else { return }
         do throws(HubSpotError) { try lookUp(&leads) } catch { throw stop(error) }
@@ -151,7 +147,7 @@ public final class HubSpotDestination: Destination {
         }
     }
 
-    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+    public func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer {
         if let stopped = lock.withLock({ stopped }) { throw stopped }
         let leads = Array(leads)
         var results = [DeliveryResult?](repeating: nil, count: leads.count)

@@ -44,11 +44,8 @@ public final class MondayDestination: Destination {
         capabilities = DestinationCapabilities(largestBatch: Self.largestBatch, remoteDedupeKeys: ["email"], requests: api.policy.requests, per: api.policy.interval, upserts: false)
     }
 
-    /// monday.com has no campaigns: the name is not sent.
-    public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? { CampaignMatch(id: reference, owner: nil) }
-
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String {
-        { [board = lock.withLock { mapping.board ?? "" }] lead, _, _, _ in MondayItemPayload(lead: lead).hash(salt: board) }
+    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
+        { [board = lock.withLock { mapping.board ?? "" }] lead, _, _ in MondayItemPayload(lead: lead).hash(salt: board) }
     }
 
     /// The board the items go to and its layout, the columns read at the first call.
@@ -67,7 +64,7 @@ public final class MondayDestination: Destination {
     /// Finds, for each new lead, the oldest item holding its dedupe value: it becomes an update
     /// of that item (or nothing, when the item holds every value already). Updates' items are
     /// read too when a field policy needs their values. One look-up for the batch.
-    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
+    public func prepare(_ leads: inout [OutboundLead]) throws {
         do throws(MondayError) {
             let (board, layout) = try self.layout()
             let payloads = leads.map { MondayItemPayload(lead: $0.lead) }
@@ -96,7 +93,7 @@ public final class MondayDestination: Destination {
         }
     }
 
-    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+    public func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer {
         if let stopped = lock.withLock({ stopped }) { throw stopped }
         var results: [DeliveryResult] = []
         do throws(MondayError) {

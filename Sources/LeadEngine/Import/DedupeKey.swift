@@ -156,14 +156,14 @@ enum RequiredField {
 }
 
 /// A row as the ledger remembers it: its cells, and everything that turns cells into a lead
-/// (the build, the mapping and column plan, the options, the campaign). Equal hashes mean the
+/// (the build, the mapping and column plan, the options, the scope). Equal hashes mean the
 /// same lead would be built (FNV-1a, 64 bits).
 enum RowHash {
-    static func fingerprint(plan: ColumnPlan, options: ImportOptions, campaign: String?, user: String, target: Mapping.Target) -> UInt64 {
+    static func fingerprint(plan: ColumnPlan, options: ImportOptions, scope: String?, user: String, target: Mapping.Target) -> UInt64 {
         var parts = [options.buildIdentity, plan.mapping.yaml(), plan.headers.joined(separator: "\u{1F}"),
                      plan.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ","),
                      plan.ignored.sorted().map(String.init).joined(separator: ","),
-                     options.region ?? "", options.dateOrder.map { "\($0)" } ?? "", campaign ?? "", target.rawValue, user]
+                     options.region ?? "", options.dateOrder.map { "\($0)" } ?? "", scope ?? "", target.rawValue, user]
         parts.append(String(plan.width))
         var h = FNV64()
         for part in parts { h.mix(part) }

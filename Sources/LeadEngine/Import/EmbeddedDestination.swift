@@ -15,8 +15,7 @@ final class EmbeddedDestination: Destination {
     let ledgerName = LeadStore.ownLedger
     /// A hand-off of rows is one write; there is no rate to keep to.
     let reconciliation = Reconciliation.withLedger
-    let capabilities = DestinationCapabilities(largestBatch: ImportRun.handOffRows, requests: 1_000_000, per: 1, upserts: false, writesWithLedger: true,
-                                               campaignScoped: true)
+    let capabilities = DestinationCapabilities(largestBatch: ImportRun.handOffRows, requests: 1_000_000, per: 1, upserts: false, writesWithLedger: true)
     private let ids = RecordIDGenerator()
     /// Set by `ImportRun` as the run starts, before `configure` and the rows.
     private var store: LeadStore?
@@ -44,11 +43,26 @@ final class EmbeddedDestination: Destination {
 
     /// The hash LeadPort has always kept for it (`ContentHash`, over the lead's contact whatever
     /// the target), so ledgers written before destinations hashed what they send stay valid.
-    var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String {
-        { [target] lead, contact, _, _ in ContentHash.of(lead, contact: contact ?? ContactRecord(lead), target: target) }
+    var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
+        { [target] lead, contact, _ in ContentHash.of(lead, contact: contact ?? ContactRecord(lead), target: target) }
     }
 
-    func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? {
+    /// The run's campaign and whose its rows are (`FlyrScope`), kept for every batch after.
+    private var scope = FlyrScope()
+
+    func enter(_ given: RunScope) throws -> Scope {
+        scope = try FlyrScope(given, destination: name) { try campaign($0, owner: $1, create: $2) }
+        return scope.answer
+    }
+
+    /// Of `remoteIDs` (ledger entries written before keys had their campaign), those whose rows
+    /// are the run's campaign's; nil when the run names no campaign.
+    func ownedByScope(_ remoteIDs: [String]) throws -> Set<String>? {
+        guard let campaign = scope.campaign else { return nil }
+        return try opened.inCampaign(campaign, remoteIDs: remoteIDs)
+    }
+
+    private func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? {
         let found = try opened.campaign(reference, owner: owner, create: create && !dryRun)
         if let found, !found.ambiguous.isEmpty { throw AmbiguousCampaign(name: reference, ids: found.ambiguous) }
         // A dry run counts the addresses a new campaign would get, though it has no id yet.
@@ -59,8 +73,8 @@ final class EmbeddedDestination: Destination {
     /// New leads get new ids; with a campaign, a lead new to the ledger whose rows the campaign
     /// has already (added by hand, or by another list whose key for the lead differed) takes
     /// them, as for every FLYR destination (`FlyrPlanner`).
-    func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
-        guard campaign == nil else { return try planner.prepare(&leads, campaign: campaign, policy: policy) }
+    func prepare(_ leads: inout [OutboundLead]) throws {
+        guard scope.campaign == nil else { return try planner.prepare(&leads, campaign: scope.campaign, policy: policy) }
         for k in leads.indices where leads[k].action == .create {
             if leads[k].address != nil {
                 leads[k].addressID = ids.next()
@@ -89,7 +103,8 @@ final class EmbeddedDestination: Destination {
     /// mapping's field policies say. A row the database refuses (a constraint or trigger of
     /// its own) undoes the batch's writes and fails the batch for its rows, so that it is
     /// written again in halves until that row stands alone, rejected with SQLite's message.
-    func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+    func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer {
+        let (campaign, user) = (scope.campaign, scope.user)
         var refusal: StoreError?
         try opened.write { tx in
             // Caught inside: an error out of `write` would roll back the whole open
@@ -138,6 +153,8 @@ final class EmbeddedDestination: Destination {
     /// For a plan: the changed leads' rows as read, and what would be written over them.
     var undoesUpdates: Bool { true }
 
+    func writtenVersion(_ lead: OutboundLead) -> String? { FlyrVersion.of(lead) }
+
     func undo(_ items: [UndoItem], dryRun: Bool) throws -> [UndoResult] {
         let store = opened
         return try FlyrUndo.undo(items, dryRun: dryRun, FlyrUndo.Access(read: { try store.rows($0, columns: $1, ids: $2) },
@@ -145,7 +162,7 @@ final class EmbeddedDestination: Destination {
                                                                        set: { try store.setColumns($0, id: $1, $2) }))
     }
 
-    func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
+    func snapshots(_ leads: inout [OutboundLead]) throws -> [FieldSnapshot]? {
         try FlyrPlan.snapshots(leads, policy: policy) { table, columns, ids in try opened.rows(table, columns: columns, ids: ids) }
     }
 }

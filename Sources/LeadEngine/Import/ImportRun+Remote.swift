@@ -55,7 +55,6 @@ extension ImportRun {
     /// otherwise what is to be sent.
     func stage(_ batch: inout [Pending], for lane: Lane, store: LeadStore, target: Mapping.Target) throws -> Outgoing? {
         let remote = lane.destination
-        let campaign = lane.campaign
         let known = try knownLeads(batch, lane: lane, store: store)
         try noteExcludedHeld(&batch, lane: lane, store: store)
         var outbound: [OutboundLead] = []
@@ -76,7 +75,7 @@ extension ImportRun {
             }
             outbound.append(OutboundLead(key: key, hash: batch[k].hash, lead: batch[k].lead,
                                          contact: target != .campaignAddresses ? batch[k].contact : nil,
-                                         address: target != .contacts && campaign != nil ? batch[k].address : nil,
+                                         address: target != .contacts && lane.scoped ? batch[k].address : nil,
                                          action: entry == nil ? .create : .update, remoteID: entry?.remoteID))
             rows.append(k)
             previous.append(entry?.contentHash)
@@ -84,10 +83,10 @@ extension ImportRun {
         guard !outbound.isEmpty else { return nil }
         var snapshots: [FieldSnapshot]?
         do {
-            try remote.prepare(&outbound, campaign: campaign)
+            try remote.prepare(&outbound)
             // For a plan, each lead's fields as the destination holds them now.
             if plans {
-                snapshots = try remote.snapshots(&outbound, campaign: campaign)
+                snapshots = try remote.snapshots(&outbound)
             } else if remote.undoesUpdates, outbound.contains(where: { $0.action == .update }) {
                 // What the updates replace, for `leadport undo` (a read of the changed rows). On a
                 // copy: what a plan's reading may conclude (a contact holding every value) must
@@ -95,7 +94,7 @@ extension ImportRun {
                 // Only the updates are read (a create replaces nothing).
                 let updates = outbound.indices.filter { outbound[$0].action == .update }
                 var copy = updates.map { outbound[$0] }
-                if let read = try remote.snapshots(&copy, campaign: campaign) {
+                if let read = try remote.snapshots(&copy) {
                     var all = outbound.map { _ in FieldSnapshot(before: nil, after: [:]) }
                     for (n, k) in updates.enumerated() where n < read.count { all[k] = read[n] }
                     snapshots = all
@@ -162,7 +161,7 @@ extension ImportRun {
             if sent.stopped == nil, Interruption.requested != 0 { sent.stopped = InterruptedBeforeSending(destination: lane.name) }
             if sent.stopped == nil {
                 do {
-                    let answer = try remote.send(slice, campaign: lane.campaign, user: lane.user)
+                    let answer = try remote.send(slice)
                     emit(.batch(BatchResult(destination: lane.name, size: slice.count, status: Self.status(answer), attempt: 1, retryAfter: nil)))
                     return answer
                 } catch {
@@ -186,10 +185,10 @@ extension ImportRun {
     func knownLeads(_ batch: [Pending], lane: Lane, store: LeadStore) throws -> [String: LeadStore.LedgerEntry] {
         if lane.ledgerWasEmpty { return [:] }
         var known = try store.ledger(destination: lane.ledgerName, keys: batch.compactMap { $0.outcome == nil ? lane.ledgerKey($0.key, $0.lead.source) : nil })
-        // Ledgers written before keys had their campaign know a lead by its own key alone: such
-        // an entry stands for this campaign's lead when the rows it names are this campaign's
-        // (the embedded database's own; a remote one's `prepare` finds them there itself).
-        guard lane.writesWithLedger, lane.destination.capabilities.campaignScoped, let campaign = lane.campaign else { return known }
+        // Ledgers written before keys had their scope know a lead by its own key alone: such an
+        // entry stands for this scope's lead when the rows it names are this scope's (the
+        // embedded database's own; a remote one's `prepare` finds them there itself).
+        guard lane.writesWithLedger, lane.scoped, let embedded = lane.destination as? EmbeddedDestination else { return known }
         var legacy: [String: String] = [:]
         for pending in batch where pending.outcome == nil {
             let scoped = lane.ledgerKey(pending.key, pending.lead.source)
@@ -197,7 +196,7 @@ extension ImportRun {
         }
         guard !legacy.isEmpty else { return known }
         let old = try store.ledger(destination: lane.ledgerName, keys: Array(legacy.keys))
-        let ours = try store.inCampaign(campaign, remoteIDs: old.values.map(\.remoteID))
+        guard let ours = try embedded.ownedByScope(old.values.map(\.remoteID)) else { return known }
         for (key, entry) in old where ours.contains(entry.remoteID) { known[legacy[key]!] = entry }
         return known
     }
@@ -213,7 +212,7 @@ extension ImportRun {
         let results: [DeliveryResult]
         do {
             results = try BatchSplitter(largestBatch: lane.destination.capabilities.largestBatch).deliver(leads) { slice in
-                try lane.destination.send(slice, campaign: lane.campaign, user: lane.user)
+                try lane.destination.send(slice)
             }
         } catch {
             emit(.batch(BatchResult(destination: lane.name, size: leads.count, status: "failed", attempt: 1, retryAfter: nil)))
@@ -233,7 +232,6 @@ extension ImportRun {
         var records: [LedgerRecord] = []
         var replacing: [LedgerRecord] = []
         var history: [HistoryRecord] = []
-        let flyr = lane.destination.capabilities.campaignScoped
         for (n, k) in rows.enumerated() {
             let lead = outbound[n]
             let source = batch[k].lead.source
@@ -256,11 +254,8 @@ extension ImportRun {
                 continue
             }
             let created = batch[k].outcome == .created
-            // FLYR's rows have no version of their own: the hash of what was written stands for one.
-            if created, version == nil {
-                version = flyr ? FlyrVersion.of(contact: lead.createsContact ? lead.contact : nil, address: lead.createsAddress ? lead.address : nil)
-                               : lane.destination.writtenVersion(lead)
-            }
+            // A destination without versions of its own says what stands for one.
+            if created, version == nil { version = lane.destination.writtenVersion(lead) }
             if batch[k].outcome == .updated, let snapshot = outgoing.snapshots?[n], let before = snapshot.before {
                 history.append(HistoryRecord(run: runID, destination: lane.ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "",
                                              before: JSONText.object(before), after: JSONText.object(snapshot.after), previousHash: n < outgoing.previous.count ? outgoing.previous[n] : nil))

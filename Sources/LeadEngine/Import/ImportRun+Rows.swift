@@ -1,4 +1,5 @@
 import Foundation
+import LeadConnectors
 import LeadCore
 import LeadNormalize
 import LeadPortKit
@@ -20,7 +21,7 @@ extension ImportRun {
         // What `stage` hands the destination: the contact unless only addresses are written, the
         // address when a campaign's addresses are.
         func hashed(_ lane: Lane) -> String {
-            lane.hasher(lead, target != .campaignAddresses ? contact : nil, target != .contacts && lane.campaign != nil ? address : nil, lane.campaign)
+            lane.hasher(lead, target != .campaignAddresses ? contact : nil, target != .contacts && lane.scoped ? address : nil)
         }
         let hash = hashed(lanes[0])
         let otherHashes = lanes.dropFirst().map(hashed)
@@ -73,18 +74,5 @@ extension ImportRun {
             return (.normalize, "required \(field.rawValue) is empty (column \(named.joined(separator: ", ")))")
         }
         return nil
-    }
-}
-
-extension ContactRecord {
-    /// FLYR's contact for a lead: named by its name, else its company, email, phone or address.
-    init(_ lead: Lead, deliveryLine: String?, formatted: String?) {
-        self.init(fullName: lead.fullName ?? lead.company ?? lead.email ?? lead.phone ?? deliveryLine ?? "(no name)",
-                  phone: lead.phone ?? lead.mobile, email: lead.email, address: formatted, notes: lead.notes, status: Self.flyrStatus(lead.status))
-    }
-
-    init(_ lead: Lead) {
-        let delivery = lead.address.deliveryLine
-        self.init(lead, deliveryLine: delivery, formatted: lead.address.formatted(deliveryLine: delivery))
     }
 }

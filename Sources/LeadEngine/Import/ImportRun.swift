@@ -43,15 +43,20 @@ public final class ImportRun: @unchecked Sendable {
         let destination: any Destination
         /// The hash of what it is sent. Read again once the destination is configured, before
         /// the rows.
-        private(set) var hasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String
+        private(set) var hasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String
         /// Whether it is written in the ledger's own transaction (the embedded database): on the
         /// recording thread, with no sending thread of its own.
         let writesWithLedger: Bool
-        /// Set as the run starts, before the rows, and not changed after.
-        var campaign: String?
+        /// What the destination made of the run's scope (`Destination.enter`): set as the run
+        /// starts, before the rows, and not changed after.
+        private(set) var scope = Scope(name: nil)
+        /// Whether its records belong to the place the run named (a FLYR campaign): the ledger
+        /// then knows a lead per place, and the lead's address record is written there.
+        var scoped: Bool { scope.ledgerKey != nil }
         /// The mapping's mode and field policies for this destination.
         private(set) var policy = DestinationPolicy()
-        var user = FlyrUser.local
+        /// Whose the rows are, as the run's fingerprint has always named it (`RowHash`).
+        private(set) var user = FlyrUser.local
         var ledgerWasEmpty = false
         /// People a do-not-contact list names whom this destination already holds (the ledger
         /// knows them): excluding stops only what is sent from now on.
@@ -60,12 +65,12 @@ public final class ImportRun: @unchecked Sendable {
         private var stoppedBy: (any Error)?
 
         /// The key the ledger knows a row by at this destination: the row's own
-        /// (`Pending.ledgerKey`), and for a destination whose records belong to a campaign, the
-        /// campaign's (`@campaign:ID`).
+        /// (`Pending.ledgerKey`), and for a destination whose records belong to the place the
+        /// run named, that place's (`@campaign:ID`, `Scope.ledgerKey`).
         func ledgerKey(_ key: String?, _ source: SourceLocation) -> String {
             let own = Pending.ledgerKey(key, source)
-            guard destination.capabilities.campaignScoped, let campaign else { return own }
-            return own + "@campaign:" + campaign
+            guard let scoped = scope.ledgerKey else { return own }
+            return own + "@" + scoped
         }
 
         init(index: Int, destination: any Destination) {
@@ -85,6 +90,14 @@ public final class ImportRun: @unchecked Sendable {
             policy = mapping.policy(for: destination.kind)
             policy.strictFields = strictFields
             try destination.configure(policy)
+            hasher = destination.contentHasher
+        }
+
+        /// Gives the destination the run's scope (`Destination.enter`), and takes its hasher
+        /// again, since what it sends may carry the scope's name.
+        func enter(_ given: RunScope) throws {
+            scope = try destination.enter(given)
+            user = given.owner ?? scope.owner ?? FlyrUser.local
             hasher = destination.contentHasher
         }
     }
@@ -193,7 +206,7 @@ public final class ImportRun: @unchecked Sendable {
             return total
         }
 
-        try settleCampaigns(reference: options.campaign ?? plans.first?.mapping.defaults.campaign, target: target)
+        try enterScope(reference: options.campaign ?? plans.first?.mapping.defaults.campaign, target: target)
 
         let failure = FirstFailure()
         let delivery = try Delivery(run: self, store: store, target: target, runID: runID, failure: failure, columns: plans.map(\.columnNames))
@@ -266,7 +279,7 @@ public final class ImportRun: @unchecked Sendable {
             case .file(let file, let plan):
                 fileIndex += 1
                 if let passing {
-                    fingerprint = RowHash.fingerprint(plan: plan, options: options, campaign: passing.campaign, user: passing.user, target: target)
+                    fingerprint = RowHash.fingerprint(plan: plan, options: options, scope: passing.scope.name, user: passing.user, target: target)
                 }
                 builder = LeadBuilder(plan: plan, region: options.region ?? plan.mapping.defaults.region ?? "US",
                                       dateOrder: options.dateOrder ?? plan.mapping.defaults.dateOrder,
@@ -361,28 +374,15 @@ public final class ImportRun: @unchecked Sendable {
         return summary
     }
 
-    /// Finds (or makes) the campaign `reference` names at each destination, and settles whose
-    /// the rows are there: the given user's, else the campaign owner's.
-    ///
-    /// An id names a campaign that exists, whoever owns it: it is never created (a campaign
-    /// named after an id would be a new, empty one). A name is created when missing.
-    private func settleCampaigns(reference: String?, target: Mapping.Target) throws {
-        guard let reference else {
-            if target == .campaignAddresses {
-                throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
-            }
-            for lane in lanes { lane.user = options.user ?? FlyrUser.local }
-            return
+    /// Gives each destination the place the run files its records under (`--campaign`, or the
+    /// mapping's default) and whose they are (`--user`): each settles what that means for it
+    /// (`Destination.enter`). In a dry run nothing is made.
+    private func enterScope(reference: String?, target: Mapping.Target) throws {
+        if reference == nil, target == .campaignAddresses {
+            throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
         }
-        for lane in lanes {
-            // In a dry run a campaign still to be created has no id: nothing of it can be there yet.
-            let match = try lane.destination.campaign(reference, owner: options.user, create: !options.dryRun)
-            lane.campaign = match?.id
-            if lane.campaign == nil, CampaignMatch.isID(reference) {
-                throw UnknownCampaign(id: reference, destination: lane.name)
-            }
-            lane.user = options.user ?? match?.owner ?? FlyrUser.local
-        }
+        let scope = RunScope(reference: reference, owner: options.user, create: !options.dryRun)
+        for lane in lanes { try lane.enter(scope) }
     }
 
     /// Entries of a destination the ledger is read whole for, at most (some 200 bytes each).

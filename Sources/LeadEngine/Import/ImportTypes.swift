@@ -173,15 +173,3 @@ public struct ImportOptions: @unchecked Sendable {
 
     public init(files: [String]) { self.files = files }
 }
-
-/// `--campaign ID` where the destination has no campaign with that id: a usage error (exit 2),
-/// never a new campaign named after the id.
-public struct UnknownCampaign: Error, CustomStringConvertible, Classified {
-    public var id: String
-    public var destination: String
-    public var disposition: FailureDisposition { .usage }
-
-    public var description: String {
-        "\(destination) has no campaign with the id \(id); give the id of a campaign that exists there, or a name to create a new campaign"
-    }
-}

@@ -71,7 +71,7 @@ public final class SupabaseDestination: Destination {
     /// Supabase publishes no request budget for its REST API; 50 a second keeps well inside
     /// what a project's API gateway takes, and 500 rows a request stays inside the 8-second
     /// statement timeout (crm-apis.md §4.4).
-    public static let capabilities = DestinationCapabilities(largestBatch: 500, requests: 50, per: 1, upserts: true, campaignScoped: true)
+    public static let capabilities = DestinationCapabilities(largestBatch: 500, requests: 50, per: 1, upserts: true)
 
     public let name: String
     public let ledgerName: String
@@ -79,7 +79,7 @@ public final class SupabaseDestination: Destination {
     public let reconciliation = Reconciliation.resend(how: "the rows' ids are fixed by the lead and the campaign, and a batch sent again is inserted with resolution=ignore-duplicates")
     public let config: SupabaseConfig
     public var credentialsUser: (id: String, setting: String)? { config.userID.map { ($0, "SUPABASE_ACCESS_TOKEN") } }
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String { FlyrPayload.hasher }
+    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String { FlyrPayload.hasher }
     private let client: HTTPClient
     private let rest: URL
     private lazy var planner = FlyrPlanner(ledgerName: ledgerName, load: { [unowned self] campaign in try self.index(campaign: campaign) },
@@ -162,6 +162,15 @@ public final class SupabaseDestination: Destination {
 
     // MARK: Destination
 
+    /// The run's campaign and whose its rows are (`FlyrScope`), kept for every batch after.
+    private var scope = FlyrScope()
+
+    public func enter(_ given: RunScope) throws -> Scope {
+        scope = try FlyrScope(given, destination: name) { try campaign($0, owner: $1, create: $2) }
+        return scope.answer
+    }
+
+    /// The campaign `reference` names, as at every FLYR destination (`PostgresDestination.campaign`).
     public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? {
         try fatal {
             // An id is the campaign's whoever owns it (the service role sees every campaign; a
@@ -197,8 +206,8 @@ public final class SupabaseDestination: Destination {
         }
     }
 
-    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
-        try fatal { try planner.prepare(&leads, campaign: campaign, policy: policy) }
+    public func prepare(_ leads: inout [OutboundLead]) throws {
+        try fatal { try planner.prepare(&leads, campaign: scope.campaign, policy: policy) }
     }
 
     /// The campaign's rows, a page of 1,000 at a time (PostgREST's usual `max_rows`).
@@ -224,9 +233,9 @@ public final class SupabaseDestination: Destination {
         return index
     }
 
-    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+    public func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer {
         do {
-            try fatalUnlessRows { try write(leads, campaign: campaign, user: user) }
+            try fatalUnlessRows { try write(leads, campaign: scope.campaign, user: scope.user) }
             return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
         } catch let refusal as Refusal where refusal.rowLevel {
             return .failed(reason: refusal.text, rowLevel: true)

@@ -66,7 +66,7 @@ public struct FlyrIndex: Sendable {
 /// What the destinations that hold FLYR's tables write for a lead: the contact's columns and
 /// the campaign address's, hashed for the ledger.
 enum FlyrPayload {
-    static let hasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String = { _, contact, address, _ in
+    static let hasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String = { _, contact, address in
         var h = FNV64()
         h.mix(contact == nil ? nil : "contact")
         if let c = contact {

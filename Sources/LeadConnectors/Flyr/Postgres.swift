@@ -215,9 +215,9 @@ public final class PostgresDestination: Destination {
     public let name: String
     public let ledgerName: String
     /// A thousand rows per statement: 12 parameters a row stays under PostgreSQL's 65,535.
-    public let capabilities = DestinationCapabilities(largestBatch: 1000, requests: 1_000_000, per: 1, upserts: true, campaignScoped: true)
+    public let capabilities = DestinationCapabilities(largestBatch: 1000, requests: 1_000_000, per: 1, upserts: true)
     public let reconciliation = Reconciliation.resend(how: "it connects again and sends the batch again; the rows' ids are fixed by the lead and the campaign, and written ON CONFLICT (id) DO NOTHING")
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?, String?) -> String { FlyrPayload.hasher }
+    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String { FlyrPayload.hasher }
     private let connection: PostgresConnection
     /// `prepare` (which may read the campaign's rows) and `send` are called from different
     /// threads, for different batches at once; libpq's connection is for one at a time.
@@ -256,6 +256,18 @@ public final class PostgresDestination: Destination {
         }
     }
 
+    /// The run's campaign and whose its rows are (`FlyrScope`), kept for every batch after.
+    private var scope = FlyrScope()
+
+    public func enter(_ given: RunScope) throws -> Scope {
+        scope = try FlyrScope(given, destination: name) { try campaign($0, owner: $1, create: $2) }
+        return scope.answer
+    }
+
+    /// The campaign `reference` names, at every FLYR destination alike (`FlyrScope`): an id (a
+    /// UUID) is looked up by id alone, whoever owns it, and never created; a name is looked up
+    /// among `owner`'s campaigns (everyone's when `owner` is nil) and, when there is none and
+    /// `create`, created as an `import_list` campaign of `owner`.
     public func campaign(_ reference: String, owner: String?, create: Bool) throws -> CampaignMatch? {
         try connectionLock.withLock { try fatal {
             let found = CampaignMatch.isID(reference)
@@ -283,16 +295,18 @@ public final class PostgresDestination: Destination {
         } }
     }
 
-    public func prepare(_ leads: inout [OutboundLead], campaign: String?) throws {
-        try fatal { try planner.prepare(&leads, campaign: campaign, policy: policy) }
+    public func prepare(_ leads: inout [OutboundLead]) throws {
+        try fatal { try planner.prepare(&leads, campaign: scope.campaign, policy: policy) }
     }
 
     /// For a plan: the changed leads' rows as read, and what would be written over them.
-    public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
+    public func snapshots(_ leads: inout [OutboundLead]) throws -> [FieldSnapshot]? {
         try fatal { try FlyrPlan.snapshots(leads, policy: policy, read: currentRows) }
     }
 
     public var undoesUpdates: Bool { true }
+
+    public func writtenVersion(_ lead: OutboundLead) -> String? { FlyrVersion.of(lead) }
 
     /// `leadport undo` on FLYR's tables (`FlyrUndo`).
     public func undo(_ items: [UndoItem], dryRun: Bool) throws -> [UndoResult] {
@@ -344,7 +358,7 @@ public final class PostgresDestination: Destination {
         do { return try body() } catch let error as PostgresError { throw DestinationError(destination: name, message: error.description) }
     }
 
-    public func send(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws -> BatchAnswer {
+    public func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer {
         connectionLock.lock()
         defer { connectionLock.unlock() }
         var backoff = Backoff(policy: retry)
@@ -355,7 +369,7 @@ public final class PostgresDestination: Destination {
         while true {
             do {
                 try connection.reconnectIfNeeded()
-                try write(leads, campaign: campaign, user: user, copying: copying)
+                try write(leads, campaign: scope.campaign, user: scope.user, copying: copying)
                 return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
             } catch let error as PostgresError {
                 _ = try? connection.execute("ROLLBACK")

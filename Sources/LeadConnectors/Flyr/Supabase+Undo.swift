@@ -6,6 +6,8 @@ import Foundation
 extension SupabaseDestination {
     public var undoesUpdates: Bool { true }
 
+    public func writtenVersion(_ lead: OutboundLead) -> String? { FlyrVersion.of(lead) }
+
     public func undo(_ items: [UndoItem], dryRun: Bool) throws -> [UndoResult] {
         try fatal {
             try FlyrUndo.undo(items, dryRun: dryRun, FlyrUndo.Access(read: { [self] in try currentRows($0, $1, ids: $2) }, delete: { [self] table, ids in

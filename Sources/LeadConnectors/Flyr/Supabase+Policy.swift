@@ -89,7 +89,7 @@ extension SupabaseDestination {
     }
 
     /// For a plan: the changed leads' rows as read, and what would be written over them.
-    public func snapshots(_ leads: inout [OutboundLead], campaign: String?) throws -> [FieldSnapshot]? {
+    public func snapshots(_ leads: inout [OutboundLead]) throws -> [FieldSnapshot]? {
         try fatal { try FlyrPlan.snapshots(leads, policy: policy) { table, columns, ids in try currentRows(table, columns, ids: ids) } }
     }
 
