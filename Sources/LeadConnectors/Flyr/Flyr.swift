@@ -48,7 +48,8 @@ public struct FlyrIndex: Sendable {
     /// The contact with `c`'s phone and name whose email is not `c`'s: the same person, whose
     /// email changed in the list since their row was written.
     func rekeyed(_ c: ContactRecord) -> String? {
-        guard let email = c.email, !email.isEmpty, contacts["email:" + email.lowercased()] == nil else { return nil }
+        // An empty campaign (the first import into it) has no one to find: no key is made.
+        guard !contacts.isEmpty, let email = c.email, !email.isEmpty, contacts["email:" + email.lowercased()] == nil else { return nil }
         return Self.personKey(phone: c.phone, name: c.fullName).flatMap { contacts[$0] }
     }
 

@@ -6,16 +6,32 @@ import Foundation
 extension EmailRule {
     /// `text` in NFC (a decomposed `é`, `e` + U+0301, becomes one character).
     static func composed(_ text: String) -> String {
-        text.utf8.allSatisfy({ $0 < 0x80 }) ? text : text.precomposedStringWithCanonicalMapping
+        // Text of characters below U+0300 (ASCII, Latin-1, Latin Extended, as most addresses
+        // are) is in NFC already: the combining marks and every character NFC changes come
+        // after. In UTF-8 those characters are the bytes below 0xCC (lead bytes of U+0300 and
+        // up are 0xCC and higher; continuation bytes are below 0xC0). Foundation's mapping
+        // took a fifth of the email rule's time on lists with accented names.
+        text.utf8.allSatisfy({ $0 < 0xCC }) ? text : text.precomposedStringWithCanonicalMapping
     }
 
     /// The domain with each `xn--` label decoded.
     static func unicodeDomain(_ domain: String) -> String {
-        guard domain.contains("xn--") else { return domain }
+        guard hasPunycodeLabel(domain) else { return domain }
         return domain.split(separator: ".", omittingEmptySubsequences: false).map { label -> String in
             guard label.hasPrefix("xn--"), let decoded = punycodeDecoded(label.dropFirst(4)) else { return String(label) }
             return decoded
         }.joined(separator: ".")
+    }
+
+    /// Whether `xn--` is in the domain, looked for by byte: Foundation's `contains` on
+    /// strings went through CFString for every address.
+    private static func hasPunycodeLabel(_ domain: String) -> Bool {
+        let b = Array(domain.utf8)
+        guard b.count >= 4 else { return false }
+        for k in 0...(b.count - 4) where b[k] == UInt8(ascii: "x") && b[k + 1] == UInt8(ascii: "n") && b[k + 2] == UInt8(ascii: "-") && b[k + 3] == UInt8(ascii: "-") {
+            return true
+        }
+        return false
     }
 
     /// RFC 3492 §6.2, with its parameters for IDNA (§5); nil for text that is not Punycode.

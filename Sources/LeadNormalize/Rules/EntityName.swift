@@ -19,6 +19,8 @@ enum EntityName {
     }
 
     static func isEntity(_ words: [String], _ keys: [String]) -> Bool {
+        // Most names have none of the words any reading below needs: one look-up a word.
+        guard keys.contains(where: cues.contains) else { return false }
         for (k, key) in keys.enumerated() {
             // Hoa is a Vietnamese given name (NGUYEN THI HOA), not a homeowners' association.
             if strong.contains(key), key != "hoa" || !words.contains(where: NameRule.isVietnamese) { return true }
@@ -101,4 +103,9 @@ enum EntityName {
     static let pairs: [(String, String)] = [
         ("fannie", "mae"), ("freddie", "mac"), ("ginnie", "mae"), ("united", "states"), ("veterans", "affairs"),
     ]
+
+    /// Every word `isEntity` can start from (a name without one is a person's): the sets above,
+    /// the first words of the pairs, and `of`, `for`, `county` and `na`.
+    static let cues: Set<String> = strong.union(weak).union(worship).union(trustKinds)
+        .union(pairs.map(\.0)).union(["of", "for", "county", "na"])
 }

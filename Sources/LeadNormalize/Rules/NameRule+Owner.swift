@@ -188,9 +188,11 @@ extension NameRule {
     /// An estate written after the owner's name (`JONES MARY EST`, `JONES MARY ESTATE OF`):
     /// the words before it, or nil.
     static func estateOwner(_ words: [String]) -> [String]? {
-        let keys = words.map { key($0) ?? "" }
-        if keys.count >= 3, keys[keys.count - 2] == "estate", keys.last == "of" { return Array(words.dropLast(2)) }
-        if keys.count >= 3, keys.last == "est" || keys.last == "estate" { return Array(words.dropLast()) }
+        // Only the last two words' keys are needed (made for every name parsed).
+        guard words.count >= 3 else { return nil }
+        let last = key(words[words.count - 1]) ?? ""
+        if last == "of", key(words[words.count - 2]) == "estate" { return Array(words.dropLast(2)) }
+        if last == "est" || last == "estate" { return Array(words.dropLast()) }
         return nil
     }
 }
