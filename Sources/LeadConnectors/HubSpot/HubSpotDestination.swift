@@ -52,7 +52,7 @@ public final class HubSpotDestination: Destination {
     /// Finds, for each new lead without an email (and without a value for the id property), a
     /// contact with its phone and name: that contact is updated instead of a second one made,
     /// or left alone when it holds every value already. The leads with a phone are looked up
-    /// together (one search for 50 phones), those with only names one by one. HubSpot's search
+    /// together (one search for 200 phones), those with only names one by one. HubSpot's search
     /// sees writes some seconds late; the ledger covers this run's own.
     public func prepare(_ leads: inout [OutboundLead]) throws {
         try search(&leads)
@@ -99,7 +99,7 @@ public final class HubSpotDestination: Destination {
     /// New leads with an email, a phone and both names, whose email no contact holds but whose
     /// phone and names one does: the same person, whose email changed in the list since it was
     /// sent (an upsert by the new email would make them a second contact). That contact is
-    /// updated instead, and the row says so. The phones are searched 50 a request; the emails
+    /// updated instead, and the row says so. The phones are searched 200 a request; the emails
     /// of those found are read once, so a lead whose email a contact holds goes by upsert.
     private func rematch(_ leads: inout [OutboundLead], _ sought: [(k: Int, payload: HubSpotContactPayload, match: HubSpotMatch)]) throws {
         let wanted = Array(Set(sought.flatMap { $0.payload.properties.keys } + ["email"]))
