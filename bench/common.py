@@ -45,3 +45,11 @@ def checkpoint(server):
     with admin.cursor() as cur:
         cur.execute("CHECKPOINT")
     admin.close()
+
+
+def summary_line(stderr):
+    """The counts line of an import's summary (`100000 rows in 2.71 s: created …`): the summary
+    ends with the run's id on a line of its own, so the last line is not it."""
+    lines = stderr.strip().splitlines()
+    counts = [line for line in lines if " rows in " in line or " row in " in line]
+    return (counts or lines or [""])[-1]

@@ -16,7 +16,7 @@ in the global context (250 requests per 10 s).
 """
 import json, os, random, select, shutil, subprocess, sys, time, urllib.request
 
-from common import fresh_ledger, verdict
+from common import fresh_ledger, summary_line, verdict
 from generate import CITIES, FIRST, LAST, STREETS
 
 LEADS = 10_000
@@ -109,7 +109,7 @@ def run_import(binary, path, to, ledger, env):
     lines = proc.stderr.decode(errors="replace").strip().splitlines()
     if proc.returncode not in (0, 3):
         raise ImportFailed(f"--to {to} exit {proc.returncode}: " + " | ".join(lines[-5:]))
-    return wall, lines[-1] if lines else ""
+    return wall, summary_line("\n".join(lines))
 
 
 def crm_env(args, extra):

@@ -11,7 +11,7 @@ a million-row FLYR contacts table to a mirror (bench/sync.py).
 """
 import argparse, os, platform, resource, subprocess, sys, time
 
-from common import BENCH_USER, checkpoint, fresh_database, fresh_ledger, verdict
+from common import BENCH_USER, checkpoint, fresh_database, fresh_ledger, summary_line, verdict
 from bad_night import bad_night_benchmark
 from crm import crm_benchmark
 from enrich import enrich_benchmark
@@ -151,7 +151,7 @@ def import_benchmark(binary, args):
         walls.append(time.perf_counter() - start)
         if proc.returncode not in (0, 3):
             sys.exit(f"leadport import failed: {proc.stderr.decode()}")
-        summary = proc.stderr.decode().strip().splitlines()[-1]
+        summary = summary_line(proc.stderr.decode())
     fresh()
     rss = peak_rss_kib(cmd) / 1024
     py_db = os.path.join(args.data, "import-bench-python.db")
@@ -186,7 +186,7 @@ def timed_import(cmd, env, name):
     wall = time.perf_counter() - start
     if proc.returncode not in (0, 3):
         sys.exit(f"leadport import --to {name} failed: {proc.stderr.decode()}")
-    return wall, proc.stderr.decode().strip().splitlines()[-1]
+    return wall, summary_line(proc.stderr.decode())
 
 
 def sent_rows(url):
