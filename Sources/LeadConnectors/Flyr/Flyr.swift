@@ -67,7 +67,7 @@ public struct FlyrIndex: Sendable {
 /// What the destinations that hold FLYR's tables write for a lead: the contact's columns and
 /// the campaign address's, hashed for the ledger.
 enum FlyrPayload {
-    static let hasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String = { _, contact, address in
+    static func hash(contact: ContactRecord?, address: AddressRecord?) -> String {
         var h = FNV64()
         h.mix(contact == nil ? nil : "contact")
         if let c = contact {
@@ -141,6 +141,7 @@ public final class FlyrPlanner {
                     leads[k].createsContact = true
                 }
             }
+            leads[k].settleFlyrID()
             leads[k].alreadyThere = !leads[k].createsAddress && !leads[k].createsContact
             // A contact (or, for addresses alone, an address) already in the campaign: create_only skips it.
             leads[k].found = leads[k].contact != nil ? !leads[k].createsContact : leads[k].address != nil && !leads[k].createsAddress

@@ -217,7 +217,7 @@ public final class PostgresDestination: Destination {
     /// A thousand rows per statement: 12 parameters a row stays under PostgreSQL's 65,535.
     public let capabilities = DestinationCapabilities(largestBatch: 1000, requests: 1_000_000, per: 1, upserts: true)
     public let reconciliation = Reconciliation.resend(how: "it connects again and sends the batch again; the rows' ids are fixed by the lead and the campaign, and written ON CONFLICT (id) DO NOTHING")
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String { FlyrPayload.hasher }
+    public var encoder: @Sendable (Lead) -> Encoded { FlyrRows.encoder(scope) }
     private let connection: PostgresConnection
     /// `prepare` (which may read the campaign's rows) and `send` are called from different
     /// threads, for different batches at once; libpq's connection is for one at a time.
@@ -370,7 +370,7 @@ public final class PostgresDestination: Destination {
             do {
                 try connection.reconnectIfNeeded()
                 try write(leads, campaign: scope.campaign, user: scope.user, copying: copying)
-                return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
+                return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID ?? $0.flyr.remoteID) : .created(remoteID: $0.remoteID ?? $0.flyr.remoteID) })
             } catch let error as PostgresError {
                 _ = try? connection.execute("ROLLBACK")
                 if copying && error.code == "23505" && (error.message.contains("_pkey") || error.detail?.hasPrefix("Key (id)") == true) {

@@ -79,7 +79,7 @@ public final class SupabaseDestination: Destination {
     public let reconciliation = Reconciliation.resend(how: "the rows' ids are fixed by the lead and the campaign, and a batch sent again is inserted with resolution=ignore-duplicates")
     public let config: SupabaseConfig
     public var credentialsUser: (id: String, setting: String)? { config.userID.map { ($0, "SUPABASE_ACCESS_TOKEN") } }
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String { FlyrPayload.hasher }
+    public var encoder: @Sendable (Lead) -> Encoded { FlyrRows.encoder(scope) }
     private let client: HTTPClient
     private let rest: URL
     private lazy var planner = FlyrPlanner(ledgerName: ledgerName, load: { [unowned self] campaign in try self.index(campaign: campaign) },
@@ -236,7 +236,7 @@ public final class SupabaseDestination: Destination {
     public func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer {
         do {
             try fatalUnlessRows { try write(leads, campaign: scope.campaign, user: scope.user) }
-            return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
+            return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID ?? $0.flyr.remoteID) : .created(remoteID: $0.remoteID ?? $0.flyr.remoteID) })
         } catch let refusal as Refusal where refusal.rowLevel {
             return .failed(reason: refusal.text, rowLevel: true)
         } catch let refusal as Refusal {
