@@ -56,24 +56,6 @@ public final class FlyrRows: LeadPayload, @unchecked Sendable {
 /// handed was encoded by them (`FlyrRows.encoder`), so its payload is their rows.
 extension OutboundLead {
     package var flyr: FlyrRows { payload as! FlyrRows }
-    package var contact: ContactRecord? { flyr.contact }
-    package var address: AddressRecord? { flyr.address }
-    package var contactID: String? {
-        get { flyr.contactID }
-        nonmutating set { flyr.contactID = newValue }
-    }
-    package var addressID: String? {
-        get { flyr.addressID }
-        nonmutating set { flyr.addressID = newValue }
-    }
-    package var createsContact: Bool {
-        get { flyr.createsContact }
-        nonmutating set { flyr.createsContact = newValue }
-    }
-    package var createsAddress: Bool {
-        get { flyr.createsAddress }
-        nonmutating set { flyr.createsAddress = newValue }
-    }
 
     /// Once `prepare` has given the rows their ids: the lead's remote id is theirs.
     package mutating func settleFlyrID() { remoteID = flyr.remoteID }
