@@ -33,7 +33,7 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     /// One destination of a run, and what the run settles about it before the rows (its
-    /// campaign, whose the rows are) and learns as they go (whether it stopped).
+    /// scope, whose the rows are) and learns as they go (whether it stopped).
     final class Lane: @unchecked Sendable {
         let index: Int
         /// As reports and events name it.
