@@ -8,9 +8,13 @@ public struct RunScope: Sendable, Equatable {
     public var owner: String?
     /// Whether a place named and not found is made (not in a dry run).
     public var create: Bool
+    /// What the mapping's `target:` says the run writes (`contacts`, `campaign_addresses` or
+    /// `both`), for a destination that keeps more than one kind of record: FLYR's family, whose
+    /// campaign addresses are written only when asked for.
+    public var target: String
 
-    public init(reference: String?, owner: String?, create: Bool) {
-        (self.reference, self.owner, self.create) = (reference, owner, create)
+    public init(reference: String?, owner: String?, create: Bool, target: String = "contacts") {
+        (self.reference, self.owner, self.create, self.target) = (reference, owner, create, target)
     }
 }
 

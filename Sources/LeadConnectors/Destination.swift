@@ -151,18 +151,14 @@ public struct OutboundLead: Sendable {
     /// The lead itself, shared (not copied) as the batch is filtered and split.
     public var lead: Lead { box.lead }
     private let box: LeadBox
-    /// The FLYR contact to write, when the import writes contacts.
-    public var contact: ContactRecord?
-    /// The FLYR campaign address to write, when the import writes a campaign's addresses.
-    public var address: AddressRecord?
+    /// What the destination's encoder made of the lead besides its hash (`Encoded.payload`),
+    /// for that destination alone to read.
+    public let payload: LeadPayload?
     /// `.update` for a lead the ledger has already sent (with what the destination called it).
     public var action: Action
-    /// The ids the lead has (or will have) at the destination. Set by `prepare` for new leads.
-    public var contactID: String?
-    public var addressID: String?
-    /// Which parts `send` creates: a part found already at the destination is not created again.
-    public var createsContact = false
-    public var createsAddress = false
+    /// What the destination calls the lead's record: the ledger's for an update; for a new
+    /// lead, set by `prepare` when it gives the lead its id or finds its record there.
+    public var remoteID: String?
     /// Set by `prepare`: everything this lead would create is at the destination already.
     public var alreadyThere = false
     /// Set by `prepare`: a record of this lead was found at the destination (by email, phone, a
@@ -175,14 +171,36 @@ public struct OutboundLead: Sendable {
 
     public enum Action: Sendable, Equatable { case create, update }
 
-    public init(key: String, hash: String, lead: Lead, contact: ContactRecord?, address: AddressRecord?, action: Action, remoteID: String?) {
-        (self.key, self.hash, self.box, self.contact, self.address, self.action) = (key, hash, LeadBox(lead), contact, address, action)
-        if let remoteID { (contactID, addressID) = FlyrID.split(remoteID) }
+    /// `remoteID`: the ledger's id for the lead, which the payload is told of (`LeadPayload.known`).
+    public init(key: String, encoded: Encoded, lead: Lead, action: Action, remoteID: String?) {
+        (self.key, self.hash, self.box, self.payload, self.action) = (key, encoded.hash, LeadBox(lead), encoded.payload, action)
+        // An empty id names no record.
+        if let remoteID, !remoteID.isEmpty {
+            self.remoteID = remoteID
+            encoded.payload?.known(as: remoteID)
+        }
     }
+}
 
-    /// The remote id the ledger and the report show: `contact|a:address`, or either alone (the
-    /// embedded database's format).
-    public var remoteID: String { FlyrID.join(contact: contactID, address: addressID) }
+/// What a destination makes of a lead on the build threads, once per row (`Destination.encoder`):
+/// the hash of what it sends, and whatever it would otherwise work out again on the delivery
+/// thread (FLYR's rows: `FlyrRows`).
+public struct Encoded: Sendable {
+    public var hash: String
+    public var payload: LeadPayload?
+
+    public init(hash: String, payload: LeadPayload? = nil) { (self.hash, self.payload) = (hash, payload) }
+}
+
+/// A destination's own part of an outbound lead, made by its encoder on a build thread and read
+/// (and given ids) by that destination alone, on the threads that prepare and send the lead.
+/// One object a lead, handed on with it rather than copied.
+open class LeadPayload: @unchecked Sendable {
+    public init() {}
+
+    /// The lead is already at the destination as the ledger's `remoteID` (an update): what the
+    /// payload needs of that id, before `prepare`.
+    open func known(as remoteID: String) {}
 }
 
 final class LeadBox: @unchecked Sendable {
@@ -215,17 +233,19 @@ public protocol Destination: AnyObject {
     /// (`RunScope`). A destination whose records belong to a place of its own finds it (or
     /// makes it), keeps it for every `prepare`, `send` and `snapshots` after, and says what the
     /// ledger keys its leads by there (`Scope`); another may keep the name as a tag or a label,
-    /// or ignore it (the default, `Destination+Scope`). Its `contentHasher` is read after this.
+    /// or ignore it (the default, `Destination+Scope`). Its `encoder` is read after this.
     func enter(_ scope: RunScope) throws -> Scope
     /// Before a batch is sent (and in a dry run, instead of sending): gives new leads their ids
     /// and marks those already at the destination. Writes nothing.
     func prepare(_ leads: inout [OutboundLead]) throws
     /// Sends at most `capabilities.largestBatch` leads.
     func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer
-    /// The hash of exactly what this destination sends for a lead (the FLYR records it writes,
-    /// when it writes them: nil when not), which the ledger keeps: a lead whose hash changed
-    /// is an update, and no other change is. Called for every row, on any thread.
-    var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String { get }
+    /// What this destination makes of a lead, on the build threads, once per row: the hash of
+    /// exactly what it sends, which the ledger keeps (a lead whose hash changed is an update,
+    /// and no other change is), and a payload of its own, handed back in the lead's
+    /// `OutboundLead`, for what it would otherwise work out again on the delivery thread.
+    /// Called for every row, on any thread.
+    var encoder: @Sendable (Lead) -> Encoded { get }
     /// The user the credentials belong to, when they are one user's (a Supabase user's token),
     /// and the setting that holds them: the rows are then that user's, whatever --user says.
     var credentialsUser: (id: String, setting: String)? { get }
@@ -236,7 +256,7 @@ public protocol Destination: AnyObject {
     /// first `prepare`. The default takes the modes (the engine applies them) and refuses any
     /// other field policy or option (a usage error). A destination that honours `fill_blank`,
     /// `append` or `never` implements it, and may change what it sends (and so its
-    /// `contentHasher`, which is read after this).
+    /// `encoder`, which is read after this).
     func configure(_ policy: DestinationPolicy) throws
     /// For a plan (`Destination+Plan`): after `prepare`, each lead's fields as the destination
     /// holds them now (read from it) and as they would be written, in order. It may find a new

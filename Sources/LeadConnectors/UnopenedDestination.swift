@@ -29,5 +29,5 @@ public final class UnopenedDestination: Destination {
 
     public func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer { throw error }
 
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String { { _, _, _ in "" } }
+    public var encoder: @Sendable (Lead) -> Encoded { { _ in Encoded(hash: "") } }
 }

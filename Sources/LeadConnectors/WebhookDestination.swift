@@ -153,13 +153,13 @@ public final class WebhookDestination: Destination {
         }
     }
 
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
-        { [campaign] lead, _, _ in
+    public var encoder: @Sendable (Lead) -> Encoded {
+        { [campaign] lead in
             var o = JSONObject()
             Self.content(lead, campaign: campaign, into: &o)
             var h = FNV64()
             h.mix(o.text)
-            return String(h.value, radix: 16)
+            return Encoded(hash: String(h.value, radix: 16))
         }
     }
 }

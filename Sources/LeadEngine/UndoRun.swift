@@ -33,7 +33,7 @@ public final class UndoRun {
     public init(store: LeadStore, path: String, run: String, remotes: [any LeadConnectors.Destination], dryRun: Bool) {
         (self.store, self.run, self.remotes, self.dryRun) = (store, run, remotes, dryRun)
         embedded = EmbeddedDestination(path: path)
-        embedded.open(store, target: .both, dryRun: dryRun)
+        embedded.open(store, dryRun: dryRun)
     }
 
     /// Each destination's records and what became of them; `only`: the ledger names to undo at

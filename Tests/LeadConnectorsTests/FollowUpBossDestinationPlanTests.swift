@@ -36,7 +36,7 @@ import Testing
     }
 
     static func outbound(_ lead: Lead, known id: Int? = nil) -> OutboundLead {
-        OutboundLead(key: lead.email ?? "row-\(lead.source.row)", hash: "h\(lead.source.row)", lead: lead, contact: nil, address: nil,
+        OutboundLead(key: lead.email ?? "row-\(lead.source.row)", encoded: Encoded(hash: "h\(lead.source.row)"), lead: lead,
                      action: id == nil ? .create : .update, remoteID: id.map(String.init))
     }
 
@@ -54,7 +54,7 @@ import Testing
     @Test func aLeadFollowUpBossLacksIsACreateOfEveryFieldTheEventSends() throws {
         var leads = [Self.outbound(Self.lead())]
         let snapshots = try plan(try destination(), &leads, campaign: "Spring farm")
-        #expect(leads[0].action == .create && leads[0].contactID == nil)
+        #expect(leads[0].action == .create && leads[0].remoteID == nil)
         #expect(snapshots == [FieldSnapshot(before: nil, after: [
             "firstName": "Ann", "lastName": "Lee", "emails": "ann.lee@example.com", "phones": "+16175550111", "tags": "Door knock, Spring farm", "source": "LeadPort",
         ])])
@@ -67,7 +67,7 @@ import Testing
         let id = try seed(Self.annLee)
         var leads = [Self.outbound(Self.lead())]
         let snapshots = try plan(try destination(), &leads)
-        #expect(leads[0].action == .update && leads[0].contactID == String(id) && leads[0].found && !leads[0].alreadyThere)
+        #expect(leads[0].action == .update && leads[0].remoteID == String(id) && leads[0].found && !leads[0].alreadyThere)
         let snapshot = try #require(snapshots.first)
         #expect(snapshot.before == ["firstName": "Ann", "lastName": "Lee", "emails": "ann.lee@example.com", "phones": "+16175550100", "tags": "Door knock"])
         #expect(snapshot.after == ["firstName": "Ann", "lastName": "Lee", "emails": "ann.lee@example.com", "phones": "+16175550111", "tags": "Door knock"])
@@ -84,7 +84,7 @@ import Testing
         var leads = [Self.outbound(Self.lead())]
         let policy = DestinationPolicy(update: ["phone": .fillBlank, "last_name": .fillBlank, "tags": .append])
         let snapshots = try plan(try destination(policy), &leads, campaign: "Spring farm")
-        #expect(leads[0].contactID == String(id))
+        #expect(leads[0].remoteID == String(id))
         let snapshot = try #require(snapshots.first)
         #expect(snapshot.before?["phones"] == "+16175550100" && snapshot.after["phones"] == nil, "the person's phone stays")
         #expect(snapshot.before?["lastName"] == nil && snapshot.after["lastName"] == "Lee")

@@ -42,7 +42,7 @@ import Testing
     static func outbound(email: String = "ann.lee@example.com", phone: String = "+16175550111", company: String? = nil) -> OutboundLead {
         var lead = Lead(source: SourceLocation(file: "leads.csv", row: 2))
         (lead.givenName, lead.familyName, lead.email, lead.phone, lead.company) = ("Ann", "Lee", email, phone, company)
-        return OutboundLead(key: email, hash: "h2", lead: lead, contact: nil, address: nil, action: .create, remoteID: nil)
+        return OutboundLead(key: email, encoded: Encoded(hash: "h2"), lead: lead, action: .create, remoteID: nil)
     }
 
     static var annLee: [String: Any] { [
@@ -59,7 +59,7 @@ import Testing
     @Test func aLeadGoogleLacksIsACreateWithItsLabelAndNothingIsMade() throws {
         var leads = [Self.outbound(company: "Lee Realty")]
         let snapshots = try plan(try destination(), &leads, campaign: "Spring farm")
-        #expect(leads[0].action == .create && leads[0].contactID == nil)
+        #expect(leads[0].action == .create && leads[0].remoteID == nil)
         #expect(snapshots == [FieldSnapshot(before: nil, after: [
             "names": "Ann Lee", "emailAddresses": "ann.lee@example.com", "phoneNumbers": "+16175550111", "organizations": "Lee Realty", "memberships": "Spring farm",
         ])])
@@ -70,7 +70,7 @@ import Testing
         let name = try seed(Self.annLee)
         var leads = [Self.outbound()]
         let snapshot = try #require(try plan(try destination(), &leads).first)
-        #expect(leads[0].action == .update && leads[0].contactID == name && leads[0].found && !leads[0].alreadyThere)
+        #expect(leads[0].action == .update && leads[0].remoteID == name && leads[0].found && !leads[0].alreadyThere)
         #expect(snapshot.before == ["names": "Ann Lee", "emailAddresses": "ann.lee@example.com", "phoneNumbers": "+16175550100"])
         #expect(snapshot.after == ["names": "Ann Lee", "emailAddresses": "ann.lee@example.com", "phoneNumbers": "+16175550111"])
         #expect(snapshot.changed == ["phoneNumbers"])

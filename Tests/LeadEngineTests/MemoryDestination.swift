@@ -23,10 +23,10 @@ final class MemoryDestination: Destination, @unchecked Sendable {
     /// `sendsPhone`: whether the phone is part of what it is sent (and so of its hash).
     init(name: String = "memory", largestBatch: Int = 50, sendsPhone: Bool = true) {
         self.name = name
-        contentHasher = { lead, _, _ in
+        encoder = { lead in
             var h = FNV64()
             for part in [lead.fullName, lead.email] + (sendsPhone ? [lead.phone] : []) { h.mix(part) }
-            return String(h.value, radix: 16)
+            return Encoded(hash: String(h.value, radix: 16))
         }
         capabilities = DestinationCapabilities(largestBatch: largestBatch, requests: 1_000_000, per: 1, upserts: true)
     }
@@ -48,9 +48,9 @@ final class MemoryDestination: Destination, @unchecked Sendable {
     func prepare(_ leads: inout [OutboundLead]) throws {
         for k in leads.indices where leads[k].action == .create {
             if let email = leads[k].lead.email, present.contains(email) {
-                (leads[k].contactID, leads[k].action, leads[k].found) = ("m-found-" + email, .update, true)
+                (leads[k].remoteID, leads[k].action, leads[k].found) = ("m-found-" + email, .update, true)
             } else {
-                leads[k].contactID = "m-" + leads[k].key
+                leads[k].remoteID = "m-" + leads[k].key
             }
         }
     }
@@ -63,7 +63,7 @@ final class MemoryDestination: Destination, @unchecked Sendable {
             batches.append(leads.count)
             return .rows(leads.map { lead in
                 if let email = lead.lead.email, let reason = refuse[email] { return .rejected(reason: reason) }
-                let id = lead.contactID ?? "m-" + lead.key
+                let id = lead.remoteID ?? "m-" + lead.key
                 let existed = records[id] != nil || lead.action == .update
                 records[id] = (lead.key, lead.hash)
                 return existed ? .updated(remoteID: id) : .created(remoteID: id)
@@ -71,7 +71,7 @@ final class MemoryDestination: Destination, @unchecked Sendable {
         }
     }
 
-    let contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String
+    let encoder: @Sendable (Lead) -> Encoded
 
     var count: Int { lock.withLock { records.count } }
 }

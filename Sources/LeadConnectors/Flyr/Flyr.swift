@@ -67,7 +67,7 @@ public struct FlyrIndex: Sendable {
 /// What the destinations that hold FLYR's tables write for a lead: the contact's columns and
 /// the campaign address's, hashed for the ledger.
 enum FlyrPayload {
-    static let hasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String = { _, contact, address in
+    static func hash(contact: ContactRecord?, address: AddressRecord?) -> String {
         var h = FNV64()
         h.mix(contact == nil ? nil : "contact")
         if let c = contact {
@@ -119,31 +119,32 @@ public final class FlyrPlanner {
         }
         let scope = campaign ?? ""
         for k in leads.indices where leads[k].action == .create {
-            leads[k].createsAddress = false
-            leads[k].createsContact = false
-            if let address = leads[k].address {
+            leads[k].flyr.createsAddress = false
+            leads[k].flyr.createsContact = false
+            if let address = leads[k].flyr.address {
                 if !known.addresses.isEmpty, let found = known.address(address) {
-                    leads[k].addressID = found
+                    leads[k].flyr.addressID = found
                 } else {
-                    leads[k].addressID = newID?(leads[k], "address") ?? FlyrID.stable(ledgerName, scope, leads[k].key, "address")
-                    leads[k].createsAddress = true
+                    leads[k].flyr.addressID = newID?(leads[k], "address") ?? FlyrID.stable(ledgerName, scope, leads[k].key, "address")
+                    leads[k].flyr.createsAddress = true
                 }
             }
-            if let contact = leads[k].contact {
+            if let contact = leads[k].flyr.contact {
                 if campaign != nil, !known.contacts.isEmpty, let found = known.contact(contact) {
-                    leads[k].contactID = found
+                    leads[k].flyr.contactID = found
                 } else if campaign != nil, let found = known.rekeyed(contact) {
                     // The campaign's contact under the lead's old email: updated with the new.
-                    leads[k].contactID = found
+                    leads[k].flyr.contactID = found
                     leads[k].matched = "matched by phone and name to the campaign's contact \(found): its dedupe key changed"
                 } else {
-                    leads[k].contactID = newID?(leads[k], "contact") ?? FlyrID.stable(ledgerName, scope, leads[k].key, "contact")
-                    leads[k].createsContact = true
+                    leads[k].flyr.contactID = newID?(leads[k], "contact") ?? FlyrID.stable(ledgerName, scope, leads[k].key, "contact")
+                    leads[k].flyr.createsContact = true
                 }
             }
-            leads[k].alreadyThere = !leads[k].createsAddress && !leads[k].createsContact
+            leads[k].settleFlyrID()
+            leads[k].alreadyThere = !leads[k].flyr.createsAddress && !leads[k].flyr.createsContact
             // A contact (or, for addresses alone, an address) already in the campaign: create_only skips it.
-            leads[k].found = leads[k].contact != nil ? !leads[k].createsContact : leads[k].address != nil && !leads[k].createsAddress
+            leads[k].found = leads[k].flyr.contact != nil ? !leads[k].flyr.createsContact : leads[k].flyr.address != nil && !leads[k].flyr.createsAddress
         }
         // Rows found whole: an update where they differ from what the lead would write.
         let found = leads.indices.filter { leads[$0].action == .create && leads[$0].alreadyThere }
@@ -174,8 +175,8 @@ public enum FlyrPlan {
     /// rows of changed leads are read).
     public static func snapshots(_ leads: [OutboundLead], policy: DestinationPolicy,
                                  read: (_ table: String, _ columns: [String], _ ids: [String]) throws -> [String: [String: String]]) throws -> [FieldSnapshot] {
-        let contactIDs = leads.compactMap { $0.action == .update && $0.contact != nil ? $0.contactID : nil }
-        let addressIDs = leads.compactMap { $0.action == .update && $0.address != nil ? $0.addressID : nil }
+        let contactIDs = leads.compactMap { $0.action == .update && $0.flyr.contact != nil ? $0.flyr.contactID : nil }
+        let addressIDs = leads.compactMap { $0.action == .update && $0.flyr.address != nil ? $0.flyr.addressID : nil }
         let contacts = contactIDs.isEmpty ? [:] : try read("contacts", contactColumns, contactIDs)
         let addresses = addressIDs.isEmpty ? [:] : try read("campaign_addresses", AddressRecord.columnNames, addressIDs)
         let contactPolicy = Dictionary(uniqueKeysWithValues: policy.contactColumns.map { ("contacts." + $0.column, $0.policy) })
@@ -195,14 +196,14 @@ public enum FlyrPlan {
                     after.merge(FieldSnapshot.updating([:], with: new, policy: fieldPolicy).after) { $1 }
                 }
             }
-            if let contact = lead.contact, lead.action == .update ? lead.contactID != nil : lead.createsContact {
+            if let contact = lead.flyr.contact, lead.action == .update ? lead.flyr.contactID != nil : lead.flyr.createsContact {
                 let new = Dictionary(uniqueKeysWithValues: contact.columns.map { ("contacts." + $0.key, $0.value) })
-                let held = lead.contactID.flatMap { contacts[$0] }.map { Dictionary(uniqueKeysWithValues: $0.map { ("contacts." + $0.key, $0.value) }) }
+                let held = lead.flyr.contactID.flatMap { contacts[$0] }.map { Dictionary(uniqueKeysWithValues: $0.map { ("contacts." + $0.key, $0.value) }) }
                 part(new, held: held, creating: lead.action == .create, policy: { contactPolicy[$0] ?? .overwrite })
             }
-            if let address = lead.address, lead.action == .update ? lead.addressID != nil : lead.createsAddress {
+            if let address = lead.flyr.address, lead.action == .update ? lead.flyr.addressID != nil : lead.flyr.createsAddress {
                 let new = Dictionary(uniqueKeysWithValues: address.columns.map { ("campaign_addresses." + $0.column, $0.value) })
-                let held = lead.addressID.flatMap { addresses[$0] }.map { Dictionary(uniqueKeysWithValues: $0.map { ("campaign_addresses." + $0.key, $0.value) }) }
+                let held = lead.flyr.addressID.flatMap { addresses[$0] }.map { Dictionary(uniqueKeysWithValues: $0.map { ("campaign_addresses." + $0.key, $0.value) }) }
                 part(new, held: held, creating: lead.action == .create, policy: { _ in policy.addressPolicy })
             }
             return FieldSnapshot(before: before, after: after)

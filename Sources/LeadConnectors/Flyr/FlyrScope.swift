@@ -10,6 +10,10 @@ public struct FlyrScope: Sendable {
     public private(set) var campaign: String?
     /// Whose the rows are: the run's user, else the campaign's owner, else `FlyrUser.local`.
     public private(set) var user = FlyrUser.local
+    /// Which rows the run writes (`RunScope.target`): contacts unless only campaign addresses,
+    /// campaign addresses when asked for and a campaign is named.
+    public private(set) var writesContacts = true
+    public private(set) var writesAddresses = false
 
     public init() {}
 
@@ -17,6 +21,7 @@ public struct FlyrScope: Sendable {
     /// names a campaign that exists, whoever owns it: it is never created (a campaign named
     /// after an id would be a new, empty one). A name is created when missing.
     public init(_ scope: RunScope, destination: String, find: (_ reference: String, _ owner: String?, _ create: Bool) throws -> CampaignMatch?) throws {
+        writesContacts = scope.target != "campaign_addresses"
         guard let reference = scope.reference else {
             user = scope.owner ?? FlyrUser.local
             return
@@ -25,6 +30,7 @@ public struct FlyrScope: Sendable {
         campaign = match?.id
         if campaign == nil, CampaignMatch.isID(reference) { throw UnknownCampaign(id: reference, destination: destination) }
         user = scope.owner ?? match?.owner ?? FlyrUser.local
+        writesAddresses = scope.target != "contacts" && campaign != nil
     }
 
     /// What the engine is told: the ledger knows a lead per campaign, so the same list imported

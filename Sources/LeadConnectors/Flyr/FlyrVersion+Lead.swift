@@ -3,6 +3,6 @@
 extension FlyrVersion {
     /// The rows `lead` created, as written.
     public static func of(_ lead: OutboundLead) -> String {
-        of(contact: lead.createsContact ? lead.contact : nil, address: lead.createsAddress ? lead.address : nil)
+        of(contact: lead.flyr.createsContact ? lead.flyr.contact : nil, address: lead.flyr.createsAddress ? lead.flyr.address : nil)
     }
 }

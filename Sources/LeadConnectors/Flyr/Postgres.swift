@@ -217,7 +217,7 @@ public final class PostgresDestination: Destination {
     /// A thousand rows per statement: 12 parameters a row stays under PostgreSQL's 65,535.
     public let capabilities = DestinationCapabilities(largestBatch: 1000, requests: 1_000_000, per: 1, upserts: true)
     public let reconciliation = Reconciliation.resend(how: "it connects again and sends the batch again; the rows' ids are fixed by the lead and the campaign, and written ON CONFLICT (id) DO NOTHING")
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String { FlyrPayload.hasher }
+    public var encoder: @Sendable (Lead) -> Encoded { FlyrRows.encoder(scope) }
     private let connection: PostgresConnection
     /// `prepare` (which may read the campaign's rows) and `send` are called from different
     /// threads, for different batches at once; libpq's connection is for one at a time.
@@ -370,7 +370,7 @@ public final class PostgresDestination: Destination {
             do {
                 try connection.reconnectIfNeeded()
                 try write(leads, campaign: scope.campaign, user: scope.user, copying: copying)
-                return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
+                return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID ?? $0.flyr.remoteID) : .created(remoteID: $0.remoteID ?? $0.flyr.remoteID) })
             } catch let error as PostgresError {
                 _ = try? connection.execute("ROLLBACK")
                 if copying && error.code == "23505" && (error.message.contains("_pkey") || error.detail?.hasPrefix("Key (id)") == true) {
@@ -389,7 +389,7 @@ public final class PostgresDestination: Destination {
     private func write(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String, copying: Bool) throws {
         try connection.execute("BEGIN")
         // Indices, not filtered copies of the leads: a copy retains every string of a lead.
-        let newAddresses = leads.indices.filter { leads[$0].action == .create && leads[$0].createsAddress }
+        let newAddresses = leads.indices.filter { leads[$0].action == .create && leads[$0].flyr.createsAddress }
         if !newAddresses.isEmpty, let campaign {
             var seq: Int
             if let next = nextSeq[campaign] {
@@ -400,8 +400,8 @@ public final class PostgresDestination: Destination {
             var values: [String?] = []
             var text = CopyText()
             for k in newAddresses {
-                let a = leads[k].address!
-                let row = [leads[k].addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, a.coordinate, String(seq)]
+                let a = leads[k].flyr.address!
+                let row = [leads[k].flyr.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, a.coordinate, String(seq)]
                 if copying {
                     for value in row { text.value(value) }
                     text.value("import_list")
@@ -420,17 +420,17 @@ public final class PostgresDestination: Destination {
                 """, types: ["uuid", "uuid", "", "", "", "", "", "", "", "jsonb", "int", "'import_list'"], count: newAddresses.count)
                 + " ON CONFLICT (id) DO NOTHING", values) }
         }
-        let newContacts = leads.indices.filter { leads[$0].action == .create && leads[$0].createsContact }
+        let newContacts = leads.indices.filter { leads[$0].action == .create && leads[$0].flyr.createsContact }
         if !newContacts.isEmpty {
             var values: [String?] = []
             var text = CopyText()
             for k in newContacts {
-                let c = leads[k].contact!
+                let c = leads[k].flyr.contact!
                 if copying {
-                    for value in [leads[k].contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].addressID, c.notes, c.status ?? "new"] { text.value(value) }
+                    for value in [leads[k].flyr.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].flyr.addressID, c.notes, c.status ?? "new"] { text.value(value) }
                     text.end()
                 } else {
-                    values += [leads[k].contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].addressID, c.notes, c.status ?? "new"]
+                    values += [leads[k].flyr.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].flyr.addressID, c.notes, c.status ?? "new"]
                 }
             }
             if copying {
@@ -442,29 +442,29 @@ public final class PostgresDestination: Destination {
         }
         // Each part as the policy of `address` says (never: the rows stay); a blank part wipes
         // nothing. An address deleted since it was written is written again under its id.
-        let changedAddresses = leads.filter { $0.action == .update && $0.addressID != nil && $0.address != nil }
+        let changedAddresses = leads.filter { $0.action == .update && $0.flyr.addressID != nil && $0.flyr.address != nil }
         if !changedAddresses.isEmpty, policy.addressPolicy != .never {
             var values: [String?] = []
-            for lead in changedAddresses { values += [lead.addressID] + lead.address!.columns.map(\.value) }
-            let columns = changedAddresses[0].address!.columns.map(\.column)
+            for lead in changedAddresses { values += [lead.flyr.addressID] + lead.flyr.address!.columns.map(\.value) }
+            let columns = changedAddresses[0].flyr.address!.columns.map(\.column)
             let sets = columns.compactMap { column in policy.addressPolicy.sqlAssignment(current: "a." + column, new: "v." + column).map { "\(column) = \($0)" } }
             let updated = Set(try connection.execute(Self.rows("UPDATE campaign_addresses AS a SET " + sets.joined(separator: ", ") + " FROM (VALUES",
                                                                types: ["uuid"] + Array(repeating: "text", count: columns.count), count: changedAddresses.count)
                 + ") AS v(id, " + columns.joined(separator: ", ") + ") WHERE a.id = v.id RETURNING a.id::text", values).compactMap { $0[0] })
             // The coordinate (jsonb) in a statement of its own, as the other parts' policy says.
-            let located = changedAddresses.filter { updated.contains($0.addressID!.lowercased()) && $0.address!.coordinate != nil }
+            let located = changedAddresses.filter { updated.contains($0.flyr.addressID!.lowercased()) && $0.flyr.address!.coordinate != nil }
             if !located.isEmpty {
                 let value = policy.addressPolicy == .overwrite ? "v.coordinate" : "COALESCE(a.coordinate, v.coordinate)"
                 try connection.execute(Self.rows("UPDATE campaign_addresses AS a SET coordinate = " + value + " FROM (VALUES", types: ["uuid", "jsonb"], count: located.count)
-                                       + ") AS v(id, coordinate) WHERE a.id = v.id", located.flatMap { [$0.addressID, $0.address!.coordinate] })
+                                       + ") AS v(id, coordinate) WHERE a.id = v.id", located.flatMap { [$0.flyr.addressID, $0.flyr.address!.coordinate] })
             }
-            let gone = changedAddresses.filter { !updated.contains($0.addressID!.lowercased()) }
+            let gone = changedAddresses.filter { !updated.contains($0.flyr.addressID!.lowercased()) }
             if !gone.isEmpty, let campaign {
                 var seq = Int(try connection.execute("SELECT coalesce(max(seq), 0) + 1 FROM campaign_addresses WHERE campaign_id = $1::uuid", [campaign]).first?[0] ?? "1") ?? 1
                 var again: [String?] = []
                 for lead in gone {
-                    let a = lead.address!
-                    again += [lead.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, a.coordinate, String(seq)]
+                    let a = lead.flyr.address!
+                    again += [lead.flyr.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, a.coordinate, String(seq)]
                     seq += 1
                 }
                 nextSeq[campaign] = seq
@@ -472,12 +472,12 @@ public final class PostgresDestination: Destination {
                                                  types: ["uuid", "uuid", "", "", "", "", "", "", "", "jsonb", "int", "'import_list'"], count: gone.count) + " ON CONFLICT (id) DO NOTHING", again)
             }
         }
-        let changedContacts = leads.filter { $0.action == .update && $0.contactID != nil && $0.contact != nil }
+        let changedContacts = leads.filter { $0.action == .update && $0.flyr.contactID != nil && $0.flyr.contact != nil }
         if !changedContacts.isEmpty {
             var values: [String?] = []
             for lead in changedContacts {
-                let c = lead.contact!
-                values += [lead.contactID, c.fullName, c.phone, c.email, c.address, c.notes, c.status]
+                let c = lead.flyr.contact!
+                values += [lead.flyr.contactID, c.fullName, c.phone, c.email, c.address, c.notes, c.status]
             }
             // Each column as the mapping's policy says; a blank value never wipes one.
             let sets = policy.contactColumns.compactMap { column, fieldPolicy in
@@ -487,12 +487,12 @@ public final class PostgresDestination: Destination {
                                                                types: ["uuid", "text", "text", "text", "text", "text", "text"], count: changedContacts.count)
                 + ") AS v(id, full_name, phone, email, address, notes, status) WHERE c.id = v.id RETURNING c.id::text", values).compactMap { $0[0] })
             // A contact deleted since it was written (in the FLYR app) is written again under its id.
-            let gone = changedContacts.filter { !updated.contains($0.contactID!.lowercased()) }
+            let gone = changedContacts.filter { !updated.contains($0.flyr.contactID!.lowercased()) }
             if !gone.isEmpty {
                 var again: [String?] = []
                 for lead in gone {
-                    let c = lead.contact!
-                    again += [lead.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, lead.addressID, c.notes, c.status ?? "new"]
+                    let c = lead.flyr.contact!
+                    again += [lead.flyr.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, lead.flyr.addressID, c.notes, c.status ?? "new"]
                 }
                 try connection.execute(Self.rows("INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status) VALUES",
                                                  types: ["uuid", "uuid", "", "", "", "", "uuid", "uuid", "", ""], count: gone.count) + " ON CONFLICT (id) DO NOTHING", again)

@@ -18,14 +18,14 @@ extension SupabaseDestination {
     /// row proposed for insertion before it finds the conflict), the row's own where the lead's
     /// is not sent.
     func update(_ changed: [OutboundLead], user: String) throws {
-        let leads = changed.filter { $0.contactID != nil && $0.contact != nil }
-        let blankName = leads.contains { $0.contact!.fullName.trimmingCharacters(in: .whitespaces).isEmpty }
-        let current = !policy.overwritesAll || blankName ? try currentRows("contacts", policy.contactColumns.map(\.column), ids: leads.map { $0.contactID! }) : [:]
+        let leads = changed.filter { $0.flyr.contactID != nil && $0.flyr.contact != nil }
+        let blankName = leads.contains { $0.flyr.contact!.fullName.trimmingCharacters(in: .whitespaces).isEmpty }
+        let current = !policy.overwritesAll || blankName ? try currentRows("contacts", policy.contactColumns.map(\.column), ids: leads.map { $0.flyr.contactID! }) : [:]
         let rows = leads.map { lead -> Row in
-            let id = lead.contactID!
-            let values = lead.contact!.columns
+            let id = lead.flyr.contactID!
+            let values = lead.flyr.contact!.columns
             var row = Row(id: id, fixed: [("user_id", user)], sent: Self.sent(policy.contactColumns.map { ($0.column, values[$0.column] ?? nil, $0.policy) }, current: current[id]))
-            if row.sent["full_name"] == nil { row.sent["full_name"] = current[id]?["full_name"] ?? lead.contact!.fullName }
+            if row.sent["full_name"] == nil { row.sent["full_name"] = current[id]?["full_name"] ?? lead.flyr.contact!.fullName }
             return row
         }
         try upsert("contacts", rows, order: policy.contactColumns.map(\.column))
@@ -33,13 +33,13 @@ extension SupabaseDestination {
 
     /// The changed campaign addresses, every part following the policy of `address`.
     func update(addresses changed: [OutboundLead], campaign: String) throws {
-        let leads = changed.filter { $0.addressID != nil && $0.address != nil }
+        let leads = changed.filter { $0.flyr.addressID != nil && $0.flyr.address != nil }
         let order = AddressRecord.columnNames + ["coordinate"]
-        let current = policy.addressPolicy == .overwrite ? [:] : try currentRows("campaign_addresses", order, ids: leads.map { $0.addressID! })
+        let current = policy.addressPolicy == .overwrite ? [:] : try currentRows("campaign_addresses", order, ids: leads.map { $0.flyr.addressID! })
         let rows = leads.map { lead in
-            let a = lead.address!
-            return Row(id: lead.addressID!, fixed: [("campaign_id", campaign)],
-                       sent: Self.sent((a.columns + [("coordinate", a.coordinate)]).map { ($0.column, $0.value, policy.addressPolicy) }, current: current[lead.addressID!]))
+            let a = lead.flyr.address!
+            return Row(id: lead.flyr.addressID!, fixed: [("campaign_id", campaign)],
+                       sent: Self.sent((a.columns + [("coordinate", a.coordinate)]).map { ($0.column, $0.value, policy.addressPolicy) }, current: current[lead.flyr.addressID!]))
         }
         try upsert("campaign_addresses", rows, order: order)
     }

@@ -79,7 +79,7 @@ public final class SupabaseDestination: Destination {
     public let reconciliation = Reconciliation.resend(how: "the rows' ids are fixed by the lead and the campaign, and a batch sent again is inserted with resolution=ignore-duplicates")
     public let config: SupabaseConfig
     public var credentialsUser: (id: String, setting: String)? { config.userID.map { ($0, "SUPABASE_ACCESS_TOKEN") } }
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String { FlyrPayload.hasher }
+    public var encoder: @Sendable (Lead) -> Encoded { FlyrRows.encoder(scope) }
     private let client: HTTPClient
     private let rest: URL
     private lazy var planner = FlyrPlanner(ledgerName: ledgerName, load: { [unowned self] campaign in try self.index(campaign: campaign) },
@@ -236,7 +236,7 @@ public final class SupabaseDestination: Destination {
     public func send(_ leads: ArraySlice<OutboundLead>) throws -> BatchAnswer {
         do {
             try fatalUnlessRows { try write(leads, campaign: scope.campaign, user: scope.user) }
-            return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
+            return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID ?? $0.flyr.remoteID) : .created(remoteID: $0.remoteID ?? $0.flyr.remoteID) })
         } catch let refusal as Refusal where refusal.rowLevel {
             return .failed(reason: refusal.text, rowLevel: true)
         } catch let refusal as Refusal {
@@ -262,7 +262,7 @@ public final class SupabaseDestination: Destination {
     }
 
     private func write(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String) throws {
-        let newAddresses = leads.filter { $0.action == .create && $0.createsAddress }
+        let newAddresses = leads.filter { $0.action == .create && $0.flyr.createsAddress }
         if !newAddresses.isEmpty, let campaign {
             var seq = try nextSeq[campaign] ?? {
                 let last = try rows(request("GET", "campaign_addresses", query: [("select", "seq"), ("campaign_id", "eq." + campaign), ("seq", "not.is.null"),
@@ -271,9 +271,9 @@ public final class SupabaseDestination: Destination {
             }()
             var body = "["
             for (n, lead) in newAddresses.enumerated() {
-                let a = lead.address!
+                let a = lead.flyr.address!
                 var o = JSONObject()
-                o.set("id", lead.addressID)
+                o.set("id", lead.flyr.addressID)
                 o.set("campaign_id", campaign)
                 Self.addressColumns(a, into: &o)
                 if let coordinate = a.coordinate { o.set("coordinate", json: coordinate) }
@@ -285,21 +285,21 @@ public final class SupabaseDestination: Destination {
             nextSeq[campaign] = seq
             try insert("campaign_addresses", columns: "id,campaign_id,address,formatted,house_number,street_name,locality,region,postal_code,coordinate,seq,source", body: body + "]", merge: false)
         }
-        let newContacts = leads.filter { $0.action == .create && $0.createsContact }
+        let newContacts = leads.filter { $0.action == .create && $0.flyr.createsContact }
         if !newContacts.isEmpty {
             let body = Self.array(newContacts) { lead, o in
-                o.set("id", lead.contactID)
+                o.set("id", lead.flyr.contactID)
                 o.set("user_id", user)
-                Self.contactColumns(lead.contact!, into: &o)
+                Self.contactColumns(lead.flyr.contact!, into: &o)
                 o.set("campaign_id", campaign)
-                o.set("address_id", lead.addressID)
-                o.set("status", lead.contact!.status ?? "new")
+                o.set("address_id", lead.flyr.addressID)
+                o.set("status", lead.flyr.contact!.status ?? "new")
             }
             try insert("contacts", columns: "id,user_id,full_name,phone,email,address,notes,campaign_id,address_id,status", body: body, merge: false)
         }
-        let changedAddresses = leads.filter { $0.action == .update && $0.addressID != nil && $0.address != nil }
+        let changedAddresses = leads.filter { $0.action == .update && $0.flyr.addressID != nil && $0.flyr.address != nil }
         if !changedAddresses.isEmpty, let campaign { try update(addresses: changedAddresses, campaign: campaign) }
-        let changedContacts = leads.filter { $0.action == .update && $0.contactID != nil && $0.contact != nil }
+        let changedContacts = leads.filter { $0.action == .update && $0.flyr.contactID != nil && $0.flyr.contact != nil }
         if !changedContacts.isEmpty { try update(changedContacts, user: user) }
     }
 

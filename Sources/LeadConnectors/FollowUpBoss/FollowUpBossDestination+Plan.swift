@@ -37,10 +37,10 @@ extension FollowUpBossDestination {
             // With a mode or a policy that needs it, prepare has looked for it already and not
             // found it.
             if !findsNewLeads, let found = try existing(lead.lead) {
-                (lead.contactID, lead.action, lead.found) = (String(found.id), .update, true)
+                (lead.remoteID, lead.action, lead.found) = (String(found.id), .update, true)
                 person = found
             }
-        } else if let id = lead.contactID.flatMap(Int.init) {
+        } else if let id = lead.remoteID.flatMap(Int.init) {
             person = try lock.withLock({ read[id] }) ?? api.person(id: id)
         }
         let event = mapping.event(lead.lead, system: api.config.system, campaign: campaign)

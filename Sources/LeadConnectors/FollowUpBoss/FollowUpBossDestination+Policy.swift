@@ -63,9 +63,9 @@ extension FollowUpBossDestination {
         for k in leads.indices {
             if leads[k].action == .create {
                 guard findsNewLeads, let person = try existing(leads[k].lead) else { continue }
-                (leads[k].contactID, leads[k].action, leads[k].found) = (String(person.id), .update, true)
+                (leads[k].remoteID, leads[k].action, leads[k].found) = (String(person.id), .update, true)
                 remember(person)
-            } else if !policy.overwritesAll, let id = leads[k].contactID.flatMap(Int.init), let person = try api.person(id: id) {
+            } else if !policy.overwritesAll, let id = leads[k].remoteID.flatMap(Int.init), let person = try api.person(id: id) {
                 remember(person)
             }
         }

@@ -169,7 +169,7 @@ public final class FollowUpBossDestination: Destination {
         var left: [String] = []
         var unwritten: [String] = []
         // What prepare read of the person, for the field policies of every attempt.
-        let held = lead.action == .update ? lead.contactID.flatMap(Int.init).flatMap(takeRead) : nil
+        let held = lead.action == .update ? lead.remoteID.flatMap(Int.init).flatMap(takeRead) : nil
         while true {
             let result = try deliver(lead, campaign: campaign, over: held, without: left)
             guard case .rejected = result.outcome, let error = result.refusal, !policy.strictFields, left.count < 3,
@@ -206,7 +206,7 @@ public final class FollowUpBossDestination: Destination {
             for field in left { _ = Self.leaveOut(field, of: &person) }
             return person
         }
-        if lead.action == .update, let id = lead.contactID.flatMap(Int.init) {
+        if lead.action == .update, let id = lead.remoteID.flatMap(Int.init) {
             let person = trimmed(updating(mapping.person(lead.lead, campaign: campaign), over: held))
             // The policies kept every field from this update: nothing to send.
             if person == FollowUpBossPersonPayload() { return (.updated(remoteID: String(id)), nil) }
@@ -245,9 +245,9 @@ public final class FollowUpBossDestination: Destination {
     /// not make every lead an update. So are its message and description (the notes, the
     /// company): Follow Up Boss keeps them on the event in the timeline, and no person field
     /// holds them for an update to change.
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
-        { [mapping, tag] lead, _, _ in
-            SHA256.hash(data: mapping.person(lead, campaign: tag).canonicalData).prefix(16).map { String(format: "%02x", $0) }.joined()
+    public var encoder: @Sendable (Lead) -> Encoded {
+        { [mapping, tag] lead in
+            Encoded(hash: SHA256.hash(data: mapping.person(lead, campaign: tag).canonicalData).prefix(16).map { String(format: "%02x", $0) }.joined())
         }
     }
 }

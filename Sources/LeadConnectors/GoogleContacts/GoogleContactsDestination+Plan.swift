@@ -28,7 +28,7 @@ extension GoogleContactsDestination {
             let label = try campaign.flatMap { name in try cachedLabel(name) ?? api.existingContactGroup(named: name)?.resourceName }
             if let campaign, let label { cacheLabel(campaign, label) }
             return leads.indices.map { k in
-                snapshot(&leads[k], contact: leads[k].contactID.flatMap { contacts[$0] }, campaign: campaign.map { ($0, label) })
+                snapshot(&leads[k], contact: leads[k].remoteID.flatMap { contacts[$0] }, campaign: campaign.map { ($0, label) })
             }
         }
     }
@@ -41,13 +41,13 @@ extension GoogleContactsDestination {
         var contacts: [String: GooglePerson] = [:]
         var unread: [String] = []
         for lead in leads where lead.action == .update || lead.alreadyThere {
-            guard let name = lead.contactID, contacts[name] == nil, !unread.contains(name) else { continue }
+            guard let name = lead.remoteID, contacts[name] == nil, !unread.contains(name) else { continue }
             let seen = peek(name)
             if let current = seen?.current ?? seen?.whole { contacts[name] = current } else if seen?.gone != true { unread.append(name) }
         }
         guard !unread.isEmpty else { return contacts }
         let read = try api.getContacts(unread, personFields: GooglePerson.writtenFields)
-        let updated = Set(leads.compactMap { $0.action == .update ? $0.contactID : nil })
+        let updated = Set(leads.compactMap { $0.action == .update ? $0.remoteID : nil })
         for name in unread {
             contacts[name] = read[name]
             guard updated.contains(name) else { continue }

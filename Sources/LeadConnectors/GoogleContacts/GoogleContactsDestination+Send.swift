@@ -13,10 +13,10 @@ extension GoogleContactsDestination {
         let leads = Array(leads)
         return try stopping {
             let label = try labelName.map(label(named:))
-            let seen = take(leads.compactMap { $0.action == .update ? $0.contactID : nil })
+            let seen = take(leads.compactMap { $0.action == .update ? $0.remoteID : nil })
             var results = [DeliveryResult?](repeating: nil, count: leads.count)
             let creating = leads.indices.filter { k in
-                leads[k].action == .create || leads[k].contactID.map { seen[$0]?.gone ?? false } ?? true
+                leads[k].action == .create || leads[k].remoteID.map { seen[$0]?.gone ?? false } ?? true
             }
             // Fields Google refused alone: the contact is sent again without them.
             var unwritten: [Int: [String]] = [:]
@@ -39,7 +39,7 @@ extension GoogleContactsDestination {
                 }
                 for (k, notes) in unwritten { results[k] = results[k]?.noting(notes) }
             }
-            let updating = leads.indices.filter { results[$0] == nil && leads[$0].contactID != nil }
+            let updating = leads.indices.filter { results[$0] == nil && leads[$0].remoteID != nil }
             for (k, result) in zip(updating, try update(updating.map { leads[$0] }, seen: seen)) { results[k] = result }
             let unlabelled = updating.compactMap { k -> String? in
                 guard case .updated(let name, _, _)? = results[k], let label, !(seen[name]?.labels.contains(label) ?? false) else { return nil }
@@ -68,7 +68,7 @@ extension GoogleContactsDestination {
         var byMask: [[String]: [Int]] = [:]
         var updates: [Int: GoogleContactsAPI.ContactUpdate] = [:]
         for (k, lead) in leads.enumerated() {
-            guard let name = lead.contactID else { continue }
+            guard let name = lead.remoteID else { continue }
             let person = updating(Self.person(lead, groups: []), over: seen[name]?.current)
             updates[k] = GoogleContactsAPI.ContactUpdate(resourceName: name, person: person, etag: seen[name]?.etag)
             byMask[person.fieldMask, default: []].append(k)

@@ -84,7 +84,7 @@ public final class GoogleContactsDestination: Destination {
                 for k in leads.indices where leads[k].action == .create {
                     guard let (found, rekeyed) = Self.existing(leads[k], in: index), let resourceName = found.resourceName,
                           claim(resourceName, for: leads[k].key) else { continue }
-                    (leads[k].contactID, leads[k].found) = (resourceName, true)
+                    (leads[k].remoteID, leads[k].found) = (resourceName, true)
                     if rekeyed { leads[k].matched = "matched by phone and name to Google contact \(resourceName): its dedupe key changed" }
                     if found.clientData?.first(where: { $0.key == Self.hashKey })?.value == leads[k].hash {
                         leads[k].alreadyThere = true
@@ -98,7 +98,7 @@ public final class GoogleContactsDestination: Destination {
             // The field policies need what each contact holds: every update's contact is read
             // whole, the matched ones again.
             let whole = !policy.overwritesAll
-            let known = leads.compactMap { $0.action == .update ? $0.contactID : nil }.filter { whole || !matched.contains($0) }
+            let known = leads.compactMap { $0.action == .update ? $0.remoteID : nil }.filter { whole || !matched.contains($0) }
             guard !known.isEmpty else { return }
             // Whole in any case: what an update replaces is kept for `leadport undo`.
             let read = try api.getContacts(known, personFields: GooglePerson.writtenFields)
@@ -184,11 +184,11 @@ public final class GoogleContactsDestination: Destination {
         GooglePerson(lead: lead, contactGroups: campaign.map { [$0] } ?? [])
     }
 
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
-        { [labelName] lead, _, _ in
+    public var encoder: @Sendable (Lead) -> Encoded {
+        { [labelName] lead in
             var h = FNV64()
             h.mix(String(decoding: Self.content(lead, campaign: labelName).canonicalJSON, as: UTF8.self))
-            return String(h.value, radix: 16)
+            return Encoded(hash: String(h.value, radix: 16))
         }
     }
 

@@ -94,7 +94,7 @@ extension HubSpotDestination {
         let payloads = leads.map { HubSpotContactPayload(lead: $0.lead, mapping: mapping) }
         let wanted = Array(Set(payloads.flatMap { $0.properties.keys } + ["email"])).sorted()
         var byKey: [(k: Int, key: String, property: String)] = []
-        for k in leads.indices where leads[k].action == .create && leads[k].contactID == nil {
+        for k in leads.indices where leads[k].action == .create && leads[k].remoteID == nil {
             if let email = payloads[k].email {
                 byKey.append((k, email, "email"))
             } else if let id = mapping.idProperty, let value = payloads[k][id] {
@@ -106,17 +106,17 @@ extension HubSpotDestination {
             let sought = byKey.filter { $0.property == property }
             for (entry, contact) in zip(sought, try api.read(sought.map(\.key), by: property, properties: wanted)) {
                 guard let contact else { continue }
-                (leads[entry.k].contactID, leads[entry.k].action, leads[entry.k].found) = (contact.id, .update, true)
+                (leads[entry.k].remoteID, leads[entry.k].action, leads[entry.k].found) = (contact.id, .update, true)
                 current[contact.id] = contact.properties
             }
         }
-        let unread = leads.indices.filter { leads[$0].action == .update && leads[$0].contactID.map { current[$0] == nil } ?? false }
+        let unread = leads.indices.filter { leads[$0].action == .update && leads[$0].remoteID.map { current[$0] == nil } ?? false }
         if !unread.isEmpty, everything || !policy.overwritesAll {
-            let ids = unread.map { leads[$0].contactID! }
+            let ids = unread.map { leads[$0].remoteID! }
             for (id, contact) in zip(ids, try api.read(ids, properties: wanted)) where contact != nil { current[id] = contact!.properties }
         }
         for k in leads.indices where leads[k].action == .update {
-            guard let id = leads[k].contactID, let held = current[id] else { continue }
+            guard let id = leads[k].remoteID, let held = current[id] else { continue }
             let sent = updating(payloads[k], over: held)
             if HubSpotDestination.holds(HubSpotContact(id: id, properties: held), sent) { leads[k].alreadyThere = true }
         }
@@ -132,7 +132,7 @@ extension HubSpotDestination {
         do throws(HubSpotError) { current = try lookUp(&leads, everything: true) } catch { throw stop(error) }
         return leads.map { lead in
             let payload = HubSpotContactPayload(lead: lead.lead, mapping: mapping)
-            guard let id = lead.contactID, let held = current[id] else { return FieldSnapshot(before: nil, after: payload.properties) }
+            guard let id = lead.remoteID, let held = current[id] else { return FieldSnapshot(before: nil, after: payload.properties) }
             return FieldSnapshot(before: held.filter { payload[$0.key] != nil }, after: updating(payload, over: held).properties)
         }
     }

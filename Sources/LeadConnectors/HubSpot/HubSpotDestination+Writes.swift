@@ -12,10 +12,10 @@ extension HubSpotDestination {
         // An update sends what the field policies let through, over what prepare read.
         let created = payloads
         if !policy.overwritesAll {
-            let current = takeRead(leads.compactMap { $0.action == .update ? $0.contactID : nil })
+            let current = takeRead(leads.compactMap { $0.action == .update ? $0.remoteID : nil })
             for (n, lead) in leads.enumerated() where lead.action == .update {
-                payloads[n] = updating(payloads[n], over: lead.contactID.flatMap { current[$0] })
-                if payloads[n].isEmpty { results[n] = .updated(remoteID: lead.contactID ?? "") }
+                payloads[n] = updating(payloads[n], over: lead.remoteID.flatMap { current[$0] })
+                if payloads[n].isEmpty { results[n] = .updated(remoteID: lead.remoteID ?? "") }
             }
         }
         var known: [(Int, String)] = []
@@ -23,7 +23,7 @@ extension HubSpotDestination {
         for (n, lead) in leads.enumerated() where results[n] == nil {
             if payloads[n].isEmpty {
                 results[n] = .rejected(reason: "nothing to send: the row fills no property HubSpot takes")
-            } else if lead.action == .update, let id = lead.contactID {
+            } else if lead.action == .update, let id = lead.remoteID {
                 known.append((n, id))
             } else {
                 fresh.append(n)

@@ -45,8 +45,8 @@ public final class HubSpotDestination: Destination {
 
     /// The hash of the properties sent, in the canonical bytes every write carries: the
     /// campaign, where the row was, and fields HubSpot is not sent change nothing.
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
-        { [mapping] lead, _, _ in HubSpotContactPayload(lead: lead, mapping: mapping).hash }
+    public var encoder: @Sendable (Lead) -> Encoded {
+        { [mapping] lead in Encoded(hash: HubSpotContactPayload(lead: lead, mapping: mapping).hash) }
     }
 
     /// Finds, for each new lead without an email (and without a value for the id property), a
@@ -83,7 +83,7 @@ public final class HubSpotDestination: Destination {
                 // The oldest contact that has the phone and the names given.
                 let found = match.phone == nil ? try api.search(match, properties: wanted).first : byPhone.first { Self.fits($0, match) }
                 guard let contact = found else { continue }
-                (leads[k].contactID, leads[k].found) = (contact.id, true)
+                (leads[k].remoteID, leads[k].found) = (contact.id, true)
                 if Self.holds(contact, payload) {
                     leads[k].alreadyThere = true
                 } else {
@@ -119,7 +119,7 @@ public final class HubSpotDestination: Destination {
             guard !candidates.isEmpty else { return }
             let holders = try api.read(candidates.map { $0.payload.email! }, by: "email", properties: ["email"])
             for ((k, payload, contact), holder) in zip(candidates, holders) where holder == nil {
-                (leads[k].contactID, leads[k].found, leads[k].action) = (contact.id, true, .update)
+                (leads[k].remoteID, leads[k].found, leads[k].action) = (contact.id, true, .update)
                 let before = contact.properties["email"].map { "email was \($0)" } ?? "no email"
                 leads[k].matched = "matched by phone and name to HubSpot contact \(contact.id) (\(before)): its dedupe key changed"
                 if Self.holds(contact, payload) { leads[k].alreadyThere = true }

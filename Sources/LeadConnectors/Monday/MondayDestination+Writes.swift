@@ -19,7 +19,7 @@ extension MondayDestination {
             return .rejected(reason: "no \(dedupe.field) for the column \"\(dedupe.column.title)\" that monday.com items are found again by, so the row cannot be sent safely: "
                              + "fill it in the list, or choose a field every row has with destinations.monday.dedupe_column")
         }
-        if lead.action == .update, let id = lead.contactID {
+        if lead.action == .update, let id = lead.remoteID {
             if let result = try change(id, payload, over: takeRead(id), board: board, layout: layout) { return result }
             // The item is gone from the board (deleted, or the board changed): the one holding
             // the dedupe value is the lead's, else a new one is made.

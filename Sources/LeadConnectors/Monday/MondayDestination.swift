@@ -44,8 +44,8 @@ public final class MondayDestination: Destination {
         capabilities = DestinationCapabilities(largestBatch: Self.largestBatch, remoteDedupeKeys: ["email"], requests: api.policy.requests, per: api.policy.interval, upserts: false)
     }
 
-    public var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
-        { [board = lock.withLock { mapping.board ?? "" }] lead, _, _ in MondayItemPayload(lead: lead).hash(salt: board) }
+    public var encoder: @Sendable (Lead) -> Encoded {
+        { [board = lock.withLock { mapping.board ?? "" }] lead in Encoded(hash: MondayItemPayload(lead: lead).hash(salt: board)) }
     }
 
     /// The board the items go to and its layout, the columns read at the first call.
@@ -77,11 +77,11 @@ public final class MondayDestination: Destination {
             for k in wanted {
                 guard let value = payloads[k][layout.dedupe.field] else { continue }
                 let item: MondayItem?
-                if leads[k].action == .update, let id = leads[k].contactID {
+                if leads[k].action == .update, let id = leads[k].remoteID {
                     item = byID[id]
                 } else {
                     item = found.first { layout.fields(of: $0)[layout.dedupe.field]?.caseInsensitiveCompare(value) == .orderedSame }
-                    if let item { (leads[k].contactID, leads[k].action, leads[k].found) = (item.id, .update, true) }
+                    if let item { (leads[k].remoteID, leads[k].action, leads[k].found) = (item.id, .update, true) }
                 }
                 guard let item else { continue }
                 let (name, fields) = updating(payloads[k], over: item, layout)

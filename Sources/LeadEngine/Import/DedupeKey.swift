@@ -30,29 +30,6 @@ enum DedupeKey {
     }
 }
 
-/// A stable hash of what would be sent, so an unchanged lead is not sent again (FNV-1a, 64 bits).
-enum ContentHash {
-    static func of(_ lead: Lead, contact: ContactRecord, target: Mapping.Target) -> String {
-        var h = FNV64()
-        // One call a field (this runs for every row: no array to allocate).
-        h.mix(target.rawValue)
-        h.mix(contact.fullName)
-        h.mix(contact.email)
-        h.mix(lead.phone)
-        h.mix(lead.mobile)
-        h.mix(lead.company)
-        h.mix(contact.notes)
-        h.mix(contact.address)
-        h.mix(lead.mailingAddress?.formatted)
-        // Mixed only when there is one, so that a lead without a status hashes as it did before
-        // statuses were written (and is not an update of every row after the upgrade).
-        if let status = contact.status { h.mix("status"); h.mix(status) }
-        // The same for a position, which only a campaign address holds.
-        if target != .contacts, let coordinate = lead.coordinate { h.mix("coordinate"); h.mix(coordinate.json) }
-        return String(h.value, radix: 16)
-    }
-}
-
 /// The normalised columns added to the processed spreadsheet.
 enum ExportColumns {
     static let names = ["full_name", "first_name", "last_name", "organization", "designation", "salutation", "email", "email_suggestion", "phone",
@@ -159,6 +136,11 @@ enum RequiredField {
 /// (the build, the mapping and column plan, the options, the scope). Equal hashes mean the
 /// same lead would be built (FNV-1a, 64 bits).
 enum RowHash {
+    /// Whose the rows are when neither the run nor its destination says: the nil UUID, as
+    /// fingerprints have always named it, so that a rerun still passes over the rows an
+    /// earlier run wrote (it was FLYR's local user, which every fingerprint named then).
+    static let unowned = "00000000-0000-0000-0000-000000000000"
+
     static func fingerprint(plan: ColumnPlan, options: ImportOptions, scope: String?, user: String, target: Mapping.Target) -> UInt64 {
         var parts = [options.buildIdentity, plan.mapping.yaml(), plan.headers.joined(separator: "\u{1F}"),
                      plan.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ","),

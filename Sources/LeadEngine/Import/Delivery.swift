@@ -82,7 +82,6 @@ extension ImportRun {
     final class Delivery: @unchecked Sendable {
         private let run: ImportRun
         private let store: LeadStore
-        private let target: Mapping.Target
         private let runID: String
         private let report: CSVWriter?
         private let rejects: CSVWriter?
@@ -169,11 +168,10 @@ extension ImportRun {
         struct EveryDestinationStopped: Error {}
 
         /// `columns`: each input's column names, in the order of the files.
-        init(run: ImportRun, store: LeadStore, target: Mapping.Target, runID: String, failure: FirstFailure, columns: [[String]]) throws {
+        init(run: ImportRun, store: LeadStore, runID: String, failure: FirstFailure, columns: [[String]]) throws {
             self.run = run
             csvColumns = Set(columns).count > 1 ? SourceColumns(columns) : nil
             self.store = store
-            self.target = target
             self.runID = runID
             self.failure = failure
             laneCounts = Array(repeating: [:], count: run.lanes.count)
@@ -296,15 +294,15 @@ extension ImportRun {
         /// One destination's part of a batch.
         private func stage(_ batch: consuming [Pending], for lane: Lane) throws -> Part {
             var batch = consume batch
-            // Each destination hashes what it is sent: the first's hash is the batch's own.
+            // Each destination encodes what it is sent: the first's is the batch's own.
             if lane.index > 0 {
-                for k in batch.indices where batch[k].otherHashes.count >= lane.index { batch[k].hash = batch[k].otherHashes[lane.index - 1] }
+                for k in batch.indices where batch[k].otherEncoded.count >= lane.index { batch[k].encoded = batch[k].otherEncoded[lane.index - 1] }
             }
             // A destination that stopped gets nothing more: its rows to send stay pending.
             if let stopped = lane.stopped { return .done(Self.pending(batch, lane: lane, stopped)) }
             let outgoing: Outgoing?
             do {
-                outgoing = try run.stage(&batch, for: lane, store: store, target: target)
+                outgoing = try run.stage(&batch, for: lane, store: store)
             } catch let stopped as DestinationStopped {
                 // The embedded database failing is the run failing: it holds the ledger.
                 if lane.writesWithLedger { throw stopped.error }

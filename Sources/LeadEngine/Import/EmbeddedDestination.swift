@@ -25,8 +25,8 @@ final class EmbeddedDestination: Destination {
 
     init(path: String) { name = "sqlite:" + path }
 
-    func open(_ store: LeadStore, target: Mapping.Target, dryRun: Bool) {
-        (self.store, self.target, self.dryRun) = (store, target, dryRun)
+    func open(_ store: LeadStore, dryRun: Bool) {
+        (self.store, self.dryRun) = (store, dryRun)
     }
 
     private var opened: LeadStore {
@@ -41,16 +41,21 @@ final class EmbeddedDestination: Destination {
         self.policy = policy
     }
 
-    /// The hash LeadPort has always kept for it (`ContentHash`, over the lead's contact whatever
-    /// the target), so ledgers written before destinations hashed what they send stay valid.
-    var contentHasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String {
-        { [target] lead, contact, _ in ContentHash.of(lead, contact: contact ?? ContactRecord(lead), target: target) }
+    /// The rows the run writes (`FlyrRows`, as for every FLYR destination), and the hash
+    /// LeadPort has always kept for it (`ContentHash`, over the lead's contact whatever the
+    /// target), so ledgers written before destinations hashed what they send stay valid.
+    var encoder: @Sendable (Lead) -> Encoded {
+        { [target, contacts = scope.writesContacts, addresses = scope.writesAddresses] lead in
+            let rows = FlyrRows(lead, contacts: contacts, addresses: addresses)
+            return Encoded(hash: ContentHash.of(lead, contact: rows.contact ?? ContactRecord(lead), target: target), payload: rows)
+        }
     }
 
     /// The run's campaign and whose its rows are (`FlyrScope`), kept for every batch after.
     private var scope = FlyrScope()
 
     func enter(_ given: RunScope) throws -> Scope {
+        target = Mapping.Target(rawValue: given.target) ?? .contacts
         scope = try FlyrScope(given, destination: name) { try campaign($0, owner: $1, create: $2) }
         return scope.answer
     }
@@ -76,14 +81,16 @@ final class EmbeddedDestination: Destination {
     func prepare(_ leads: inout [OutboundLead]) throws {
         guard scope.campaign == nil else { return try planner.prepare(&leads, campaign: scope.campaign, policy: policy) }
         for k in leads.indices where leads[k].action == .create {
-            if leads[k].address != nil {
-                leads[k].addressID = ids.next()
-                leads[k].createsAddress = true
+            let rows = leads[k].flyr
+            if rows.address != nil {
+                rows.addressID = ids.next()
+                rows.createsAddress = true
             }
-            if leads[k].contact != nil {
-                leads[k].contactID = ids.next()
-                leads[k].createsContact = true
+            if rows.contact != nil {
+                rows.contactID = ids.next()
+                rows.createsContact = true
             }
+            leads[k].remoteID = rows.remoteID
         }
     }
 
@@ -116,7 +123,7 @@ final class EmbeddedDestination: Destination {
             }
         }
         if let refusal { return .failed(reason: refusal.message, rowLevel: true) }
-        return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID) : .created(remoteID: $0.remoteID) })
+        return .rows(leads.map { $0.action == .update ? .updated(remoteID: $0.remoteID ?? $0.flyr.remoteID) : .created(remoteID: $0.remoteID ?? $0.flyr.remoteID) })
     }
 
     private func write(_ leads: ArraySlice<OutboundLead>, campaign: String?, user: String, into tx: StoreTransaction) throws {
@@ -124,25 +131,26 @@ final class EmbeddedDestination: Destination {
         var newAddresses: [NewAddress] = []
         var newContacts: [NewContact] = []
         for lead in leads {
+            let rows = lead.flyr
             switch lead.action {
             case .update:
                 // A row deleted from the file since it was written is written again, under its
                 // id: the lead is updated, not lost (the ledger would otherwise pass it over
                 // as unchanged for good).
-                if let id = lead.addressID, let address = lead.address, let campaign, !(try tx.updateAddress(id: id, address, policy: policy)) {
+                if let id = rows.addressID, let address = rows.address, let campaign, !(try tx.updateAddress(id: id, address, policy: policy)) {
                     newAddresses.append(NewAddress(id: id, campaign: campaign, address: address, seq: seq))
                     seq += 1
                 }
-                if let id = lead.contactID, let contact = lead.contact, !(try tx.updateContact(id: id, contact, policy: policy)) {
-                    newContacts.append(NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: lead.addressID))
+                if let id = rows.contactID, let contact = rows.contact, !(try tx.updateContact(id: id, contact, policy: policy)) {
+                    newContacts.append(NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: rows.addressID))
                 }
             case .create:
-                if lead.createsAddress, let campaign, let id = lead.addressID, let address = lead.address {
+                if rows.createsAddress, let campaign, let id = rows.addressID, let address = rows.address {
                     newAddresses.append(NewAddress(id: id, campaign: campaign, address: address, seq: seq))
                     seq += 1
                 }
-                if lead.createsContact, let id = lead.contactID, let contact = lead.contact {
-                    newContacts.append(NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: lead.addressID))
+                if rows.createsContact, let id = rows.contactID, let contact = rows.contact {
+                    newContacts.append(NewContact(id: id, user: user, contact: contact, campaign: campaign, addressID: rows.addressID))
                 }
             }
         }

@@ -53,7 +53,7 @@ extension ImportRun {
     /// The first half of a remote delivery: the leads the ledger knows unchanged are marked so,
     /// and the rest prepared by the destination. In a dry run that is all (and nil is returned);
     /// otherwise what is to be sent.
-    func stage(_ batch: inout [Pending], for lane: Lane, store: LeadStore, target: Mapping.Target) throws -> Outgoing? {
+    func stage(_ batch: inout [Pending], for lane: Lane, store: LeadStore) throws -> Outgoing? {
         let remote = lane.destination
         let known = try knownLeads(batch, lane: lane, store: store)
         try noteExcludedHeld(&batch, lane: lane, store: store)
@@ -73,9 +73,7 @@ extension ImportRun {
                 (batch[k].outcome, batch[k].reason, batch[k].remoteID) = (.skipped, reason, entry.remoteID)
                 continue
             }
-            outbound.append(OutboundLead(key: key, hash: batch[k].hash, lead: batch[k].lead,
-                                         contact: target != .campaignAddresses ? batch[k].contact : nil,
-                                         address: target != .contacts && lane.scoped ? batch[k].address : nil,
+            outbound.append(OutboundLead(key: key, encoded: batch[k].encoded, lead: batch[k].lead,
                                          action: entry == nil ? .create : .update, remoteID: entry?.remoteID))
             rows.append(k)
             previous.append(entry?.contentHash)
@@ -112,7 +110,7 @@ extension ImportRun {
                 let there = lead.action == .update || lead.alreadyThere || lead.found
                 if let reason = Self.modeSkip(lane.policy.mode, atDestination: there) {
                     (batch[k].outcome, batch[k].reason) = (.skipped, reason)
-                    if there, !lead.remoteID.isEmpty { batch[k].remoteID = lead.remoteID }
+                    if there, let id = lead.remoteID, !id.isEmpty { batch[k].remoteID = id }
                 } else {
                     kept.append(n)
                 }
@@ -126,7 +124,7 @@ extension ImportRun {
             for (n, (lead, k)) in zip(outbound, rows).enumerated() {
                 batch[k].outcome = lead.alreadyThere ? .unchanged : lead.action == .update ? .updated : .created
                 if lead.alreadyThere { batch[k].reason = "already at the destination" } else if let matched = lead.matched { batch[k].reason = matched }
-                if lead.action == .update || lead.alreadyThere { batch[k].remoteID = lead.remoteID }
+                if lead.action == .update || lead.alreadyThere { batch[k].remoteID = lead.remoteID ?? "" }
                 if !lead.alreadyThere { batch[k].planned = PlannedRow(hash: lead.hash, fields: snapshots?[n]) }
             }
             return nil
@@ -240,7 +238,7 @@ extension ImportRun {
             case nil:
                 batch[k].outcome = .unchanged
                 batch[k].reason = "already at the destination"
-                batch[k].remoteID = lead.remoteID
+                batch[k].remoteID = lead.remoteID ?? ""
             case .created(let id, let v, let unwritten)?:
                 (batch[k].outcome, batch[k].remoteID, version, batch[k].reason) = (.created, id, v, unwritten)
             case .updated(let id, let v, let unwritten)?:

@@ -9,22 +9,13 @@ import LeadReaders
 extension ImportRun {
     /// Everything about one row that does not depend on the rows before it: the lead, its key
     /// and hash, and whether it is blank or rejected. Runs on any thread.
-    /// The lead is hashed for each destination as that destination hashes what it is sent.
-    static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, target: Mapping.Target, lanes: [Lane], exclusions: [ExclusionList] = []) -> Pending {
+    /// The lead is encoded for each destination as that destination encodes what it is sent
+    /// (`Destination.encoder`): here, on the build threads, rather than on the delivery thread.
+    static func prepare(_ row: RawRow, builder: LeadBuilder, plan: ColumnPlan, lanes: [Lane], exclusions: [ExclusionList] = []) -> Pending {
         let lead = builder.build(row)
-        // The address lines are built once here and shared by both records.
-        let delivery = lead.address.deliveryLine
-        let formatted = lead.address.formatted(deliveryLine: delivery)
-        let contact = ContactRecord(lead, deliveryLine: delivery, formatted: formatted)
-        let address = delivery.map { AddressRecord(lead.address, deliveryLine: $0, formatted: formatted, coordinate: lead.coordinate) }
         let key = DedupeKey.make(lead, kinds: plan.mapping.dedupe)
-        // What `stage` hands the destination: the contact unless only addresses are written, the
-        // address when a campaign's addresses are.
-        func hashed(_ lane: Lane) -> String {
-            lane.hasher(lead, target != .campaignAddresses ? contact : nil, target != .contacts && lane.scoped ? address : nil)
-        }
-        let hash = hashed(lanes[0])
-        let otherHashes = lanes.dropFirst().map(hashed)
+        let encoded = lanes[0].encoder(lead)
+        let otherEncoded = lanes.count == 1 ? [] : lanes.dropFirst().map { $0.encoder(lead) }
         var outcome: Outcome?, reason: String?, stage: RejectStage?
         // Cells of spaces alone (`   ,  ,`) are as blank as empty ones.
         if row.isBlank || row.cells.allSatisfy({ $0.trimmed.isEmpty }) {
@@ -36,7 +27,7 @@ extension ImportRun {
             (outcome, reason) = (.skipped, list.reason)
         }
         // Built last, so the lead moves into it instead of being copied.
-        return Pending(lead: lead, cells: row.cells, numericCells: row.numericCells, key: key, hash: hash, otherHashes: otherHashes, contact: contact, address: address,
+        return Pending(lead: lead, cells: row.cells, numericCells: row.numericCells, key: key, encoded: encoded, otherEncoded: otherEncoded,
                        outcome: outcome, reason: reason, stage: stage)
     }
 

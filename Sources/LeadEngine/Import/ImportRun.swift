@@ -33,7 +33,7 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     /// One destination of a run, and what the run settles about it before the rows (its
-    /// campaign, whose the rows are) and learns as they go (whether it stopped).
+    /// scope, whose the rows are) and learns as they go (whether it stopped).
     final class Lane: @unchecked Sendable {
         let index: Int
         /// As reports and events name it.
@@ -41,9 +41,9 @@ public final class ImportRun: @unchecked Sendable {
         /// As the ledger knows it: for the embedded database, the same whatever path it is opened by.
         let ledgerName: String
         let destination: any Destination
-        /// The hash of what it is sent. Read again once the destination is configured, before
-        /// the rows.
-        private(set) var hasher: @Sendable (Lead, ContactRecord?, AddressRecord?) -> String
+        /// What it makes of each lead on the build threads (`Destination.encoder`). Read again
+        /// once the destination is configured and has entered the run's scope, before the rows.
+        private(set) var encoder: @Sendable (Lead) -> Encoded
         /// Whether it is written in the ledger's own transaction (the embedded database): on the
         /// recording thread, with no sending thread of its own.
         let writesWithLedger: Bool
@@ -51,12 +51,12 @@ public final class ImportRun: @unchecked Sendable {
         /// starts, before the rows, and not changed after.
         private(set) var scope = Scope(name: nil)
         /// Whether its records belong to the place the run named (a FLYR campaign): the ledger
-        /// then knows a lead per place, and the lead's address record is written there.
+        /// then knows a lead per place.
         var scoped: Bool { scope.ledgerKey != nil }
         /// The mapping's mode and field policies for this destination.
         private(set) var policy = DestinationPolicy()
         /// Whose the rows are, as the run's fingerprint has always named it (`RowHash`).
-        private(set) var user = FlyrUser.local
+        private(set) var user = RowHash.unowned
         var ledgerWasEmpty = false
         /// People a do-not-contact list names whom this destination already holds (the ledger
         /// knows them): excluding stops only what is sent from now on.
@@ -75,7 +75,7 @@ public final class ImportRun: @unchecked Sendable {
 
         init(index: Int, destination: any Destination) {
             (self.index, self.name, self.ledgerName, self.destination) = (index, destination.name, destination.ledgerName, destination)
-            hasher = destination.contentHasher
+            encoder = destination.encoder
             writesWithLedger = destination.capabilities.writesWithLedger
         }
 
@@ -85,20 +85,20 @@ public final class ImportRun: @unchecked Sendable {
         func stop(_ error: any Error) { lock.withLock { if stoppedBy == nil { stoppedBy = error } } }
 
         /// Gives the destination its part of `mapping` (`Destination.configure`), and takes its
-        /// hasher again, since what it sends may have changed with its options.
+        /// encoder again, since what it sends may have changed with its options.
         func configure(_ mapping: Mapping, strictFields: Bool) throws {
             policy = mapping.policy(for: destination.kind)
             policy.strictFields = strictFields
             try destination.configure(policy)
-            hasher = destination.contentHasher
+            encoder = destination.encoder
         }
 
-        /// Gives the destination the run's scope (`Destination.enter`), and takes its hasher
-        /// again, since what it sends may carry the scope's name.
+        /// Gives the destination the run's scope (`Destination.enter`), and takes its encoder
+        /// again, since what it sends may carry the scope's name, or depend on what it writes.
         func enter(_ given: RunScope) throws {
             scope = try destination.enter(given)
-            user = given.owner ?? scope.owner ?? FlyrUser.local
-            hasher = destination.contentHasher
+            user = given.owner ?? scope.owner ?? RowHash.unowned
+            encoder = destination.encoder
         }
     }
 
@@ -108,13 +108,13 @@ public final class ImportRun: @unchecked Sendable {
         /// `RawRow.numericCells`.
         var numericCells: [Int] = []
         var key: String?
-        /// The hash of what the destination being delivered to is sent (`Lane.hasher`): the
-        /// first destination's as built, each other's taken from `otherHashes` in its turn.
-        var hash: String
-        var otherHashes: [String] = []
-        /// The columns to write, worked out in the first stage so the writer only writes.
-        var contact: ContactRecord
-        var address: AddressRecord?
+        /// What the destination being delivered to made of the lead (`Lane.encoder`): its hash,
+        /// and its payload, worked out in the build stage so the delivery only sends. The first
+        /// destination's as built, each other's taken from `otherEncoded` in its turn.
+        var encoded: Encoded
+        var otherEncoded: [Encoded] = []
+        /// The hash of what the destination being delivered to is sent.
+        var hash: String { encoded.hash }
         var outcome: Outcome?
         var reason: String?
         var stage: RejectStage?
@@ -185,7 +185,7 @@ public final class ImportRun: @unchecked Sendable {
         // A list of mailing addresses alone: they are the leads' addresses (said in the summary).
         let mailingAsAddress = plans.indices.filter { plans[$0].useMailingAsAddress() }.map { options.files[$0] }
         let target: Mapping.Target = options.campaign != nil && options.mapping == nil ? .both : plans.first?.mapping.target ?? .contacts
-        embedded?.open(store, target: target, dryRun: options.dryRun)
+        embedded?.open(store, dryRun: options.dryRun)
         // Every file is read with the same mapping (or none): its policies hold for the run.
         let mapping = options.mapping ?? plans.first?.mapping ?? Mapping()
         for lane in lanes { try lane.configure(mapping, strictFields: options.strictFields) }
@@ -209,7 +209,7 @@ public final class ImportRun: @unchecked Sendable {
         try enterScope(reference: options.campaign ?? plans.first?.mapping.defaults.campaign, target: target)
 
         let failure = FirstFailure()
-        let delivery = try Delivery(run: self, store: store, target: target, runID: runID, failure: failure, columns: plans.map(\.columnNames))
+        let delivery = try Delivery(run: self, store: store, runID: runID, failure: failure, columns: plans.map(\.columnNames))
         // Three stages, each on a thread of its own, handing batches on through bounded queues:
         // the reader cuts the files into batches of rows; this thread builds each batch's leads
         // on every core; the delivery thread dedupes them in row order and hands them to each
@@ -309,7 +309,7 @@ public final class ImportRun: @unchecked Sendable {
                     let width = ownNames[fileIndex].count
                     for i in rows.indices { rows[i].cells = fitted(rows[i].cells, width) + enrichment.spec.fields.map { answers[i].values?[$0.name]?.cell ?? "" } }
                     leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices), eachChunk: yieldToDelivery) { [rows] i in
-                        var pending = Self.prepare(rows[i], builder: builder, plan: plan, target: target, lanes: lanes, exclusions: exclusions)
+                        var pending = Self.prepare(rows[i], builder: builder, plan: plan, lanes: lanes, exclusions: exclusions)
                         // A row the model could not answer is not sent without its answers.
                         if pending.outcome == nil {
                             switch answers[i] {
@@ -324,7 +324,7 @@ public final class ImportRun: @unchecked Sendable {
                 }
                 let rows = given
                 guard let passing else {
-                    leadsQueue.put(.batch(ParallelMap.map(rows, eachChunk: yieldToDelivery) { Self.prepare($0, builder: builder, plan: plan, target: target, lanes: lanes, exclusions: exclusions) }, plan))
+                    leadsQueue.put(.batch(ParallelMap.map(rows, eachChunk: yieldToDelivery) { Self.prepare($0, builder: builder, plan: plan, lanes: lanes, exclusions: exclusions) }, plan))
                     continue
                 }
                 let hashes = rows.map { RowHash.of($0.cells, fingerprint: fingerprint) }
@@ -341,11 +341,10 @@ public final class ImportRun: @unchecked Sendable {
                 leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices), eachChunk: yieldToDelivery) { [known] i in
                     if let (key, remoteID) = known[hashes[i]] {
                         // `key` is the ledger's, as the in-file dedupe compares keys (`Delivery.dedupe`).
-                        return Pending(lead: Lead(source: rows[i].location), cells: rows[i].cells, key: key, hash: "",
-                                       contact: ContactRecord(fullName: "", phone: nil, email: nil, address: nil, notes: nil),
+                        return Pending(lead: Lead(source: rows[i].location), cells: rows[i].cells, key: key, encoded: Encoded(hash: ""),
                                        outcome: .unchanged, remoteID: remoteID, passedOver: true)
                     }
-                    var pending = Self.prepare(rows[i], builder: builder, plan: plan, target: target, lanes: lanes, exclusions: exclusions)
+                    var pending = Self.prepare(rows[i], builder: builder, plan: plan, lanes: lanes, exclusions: exclusions)
                     pending.rowHash = RowHash.text(hashes[i])
                     return pending
                 }, plan))
@@ -381,7 +380,7 @@ public final class ImportRun: @unchecked Sendable {
         if reference == nil, target == .campaignAddresses {
             throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
         }
-        let scope = RunScope(reference: reference, owner: options.user, create: !options.dryRun)
+        let scope = RunScope(reference: reference, owner: options.user, create: !options.dryRun, target: target.rawValue)
         for lane in lanes { try lane.enter(scope) }
     }
 

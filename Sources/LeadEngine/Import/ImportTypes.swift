@@ -138,8 +138,9 @@ public struct ImportOptions: @unchecked Sendable {
         }
     }
     public var campaign: String?
-    /// The FLYR user the rows belong to (`--user`); without one, the campaign's owner, else
-    /// `FlyrUser.local`. Settled by `ImportRun` once the campaign is known.
+    /// Whose the rows are (`--user`), handed to every destination in the run's scope
+    /// (`RunScope.owner`); without one, each destination settles it (FLYR's: the campaign's
+    /// owner, else its local user).
     public var user: String?
     public var region: String?
     public var dateOrder: DateOrder?
