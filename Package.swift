@@ -6,6 +6,14 @@ import PackageDescription
 /// Release builds of the hot modules skip the run-time exclusivity checks (their class state is
 /// touched from one thread at a time, per row or per event); debug builds and tests keep them.
 let uncheckedExclusivityInRelease: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+/// libphonenumber and what it needs, from their static archives (Debian's -dev packages ship
+/// them): shared, their loading and relocation cost every command about 6 M instructions and
+/// 3 MB before `main`, phones or not (docs/benchmarks.md). Order matters: each archive before
+/// the ones it calls. ICU is static too, so no shared ICU is loaded until a workbook's libxml2.
+let staticPhoneLibraries: [LinkerSetting] = [
+    "phonenumber", "protobuf", "absl_raw_hash_set", "absl_hashtablez_sampler", "absl_hash", "absl_city", "absl_low_level_hash",
+    "absl_strings", "absl_strings_internal", "absl_throw_delegate", "absl_raw_logging_internal", "icui18n", "icuuc", "icudata",
+].map { .linkedLibrary(":lib\($0).a") } + ["z", "pthread", "dl", "m"].map { .linkedLibrary($0) }
 let package = Package(
     name: "LeadPort",
     platforms: [.macOS(.v13)],
@@ -29,8 +37,10 @@ let package = Package(
         // libpq, loaded with dlopen by the PostgreSQL destination.
         .target(name: "CLeadPQ", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "LeadConnectors", dependencies: ["LeadCore", "HTTPKit", "CLeadPQ", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
-        .systemLibrary(name: "CLeadZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
-        .systemLibrary(name: "CLeadXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libzip and libxml2, loaded with dlopen when a command first opens a workbook or writes a
+        // ZIP (their headers only at build time; libxml2's live under /usr/include/libxml2).
+        .target(name: "CLeadZip", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CLeadXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])], linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "LeadReaders",
             dependencies: ["LeadCore", "CLeadZip", "CLeadXML2"],
@@ -40,9 +50,10 @@ let package = Package(
         ),
         // libphonenumber (C++) behind a C header (CLeadPhoneAPI), implemented by CLeadPhone and
         // linked into every binary, so that any build (`swift build`, `-c release`,
-        // `--product leadport`) parses phones; see docs/architecture.md.
+        // `--product leadport`) parses phones; see docs/architecture.md. Linked statically with
+        // what it needs (`staticPhoneLibraries`).
         .target(name: "CLeadPhoneAPI"),
-        .target(name: "CLeadPhone", dependencies: ["CLeadPhoneAPI"], linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf")]),
+        .target(name: "CLeadPhone", dependencies: ["CLeadPhoneAPI"], linkerSettings: staticPhoneLibraries),
         .target(name: "LeadNormalize", dependencies: ["LeadCore", "CLeadPhoneAPI", "CLeadPhone", .product(name: "Yams", package: "Yams")],
                 swiftSettings: uncheckedExclusivityInRelease),
         // Re-exports LeadCore, LeadReaders and LeadNormalize, and holds what joins them: the

@@ -129,28 +129,25 @@ public final class VDPBundle {
 
     /// The ZIP with libzip: text deflated, PNGs stored as they are (already compressed).
     private func writeZip(_ path: String, names: [String]) throws {
-        var code: Int32 = 0
-        guard let archive = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code) else {
-            var error = zip_error_t()
-            zip_error_init_with_code(&error, code)
-            defer { zip_error_fini(&error) }
-            throw VDPError.output(path: path, message: String(cString: zip_error_strerror(&error)))
+        var message = [CChar](repeating: 0, count: 256)
+        guard let archive = lp_zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &message, message.count) else {
+            throw VDPError.output(path: path, message: String(cString: message))
         }
         func fail() -> VDPError {
-            let message = String(cString: zip_strerror(archive))
-            zip_discard(archive)
+            let message = String(cString: lp_zip_strerror(archive))
+            lp_zip_discard(archive)
             return VDPError.output(path: path, message: message)
         }
         for name in names {
-            guard let source = zip_source_file(archive, folder.appendingPathComponent(name).path, 0, -1) else { throw fail() }
-            let index = zip_file_add(archive, name, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
+            guard let source = lp_zip_source_file(archive, folder.appendingPathComponent(name).path, 0, -1) else { throw fail() }
+            let index = lp_zip_file_add(archive, name, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
             guard index >= 0 else {
-                zip_source_free(source)
+                lp_zip_source_free(source)
                 throw fail()
             }
-            if name.hasSuffix(".png") { zip_set_file_compression(archive, zip_uint64_t(index), ZIP_CM_STORE, 0) }
+            if name.hasSuffix(".png") { lp_zip_set_file_compression(archive, zip_uint64_t(index), ZIP_CM_STORE, 0) }
         }
-        guard zip_close(archive) == 0 else { throw fail() }
+        guard lp_zip_close(archive) == 0 else { throw fail() }
     }
 
     private static func size(_ path: String) -> Int64 {

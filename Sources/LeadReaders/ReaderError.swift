@@ -15,6 +15,8 @@ public struct ReaderError: Error, Locatable, Classified, CustomStringConvertible
         case otherZip(String)
         case otherBinary(String)
         case corruptZip(String)
+        /// libzip or libxml2, which reading a workbook loads on first use, is not installed.
+        case libraryMissing(String)
         case zipBomb(part: String, detail: String)
         case xmlDoctype(part: String)
         case xmlMalformed(part: String, line: Int, message: String)
@@ -74,6 +76,7 @@ public struct ReaderError: Error, Locatable, Classified, CustomStringConvertible
         case .otherZip(let what): return "this zip archive is not an Excel workbook (\(what))"
         case .otherBinary(let what): return "this is not a spreadsheet or CSV text (\(what))"
         case .corruptZip(let detail): return "the workbook is a corrupt or truncated zip archive (\(detail))"
+        case .libraryMissing(let detail): return "cannot read workbooks: \(detail)"
         case .zipBomb(let part, let detail): return "refused \(part): \(detail) (possible zip bomb)"
         case .xmlDoctype(let part): return "refused \(part): it declares a DTD, which a workbook never does"
         case .xmlMalformed(let part, let line, let message):

@@ -87,28 +87,25 @@ public final class XLSXWriter: TableWriter {
             for sheet in sheets { unlink(sheet.temp) }
             sheets.removeAll()
         }
-        var code: Int32 = 0
-        guard let archive = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code) else {
-            var error = zip_error_t()
-            zip_error_init_with_code(&error, code)
-            defer { zip_error_fini(&error) }
-            throw WriterError(path: path, message: String(cString: zip_error_strerror(&error)))
+        var message = [CChar](repeating: 0, count: 256)
+        guard let archive = lp_zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &message, message.count) else {
+            throw WriterError(path: path, message: String(cString: message))
         }
         func fail() -> WriterError {
-            let message = String(cString: zip_strerror(archive))
-            zip_discard(archive)
+            let message = String(cString: lp_zip_strerror(archive))
+            lp_zip_discard(archive)
             return WriterError(path: path, message: message)
         }
         func add(_ name: String, _ text: String) throws {
             let bytes = Array(text.utf8)
             guard let copy = malloc(max(1, bytes.count)) else { throw fail() }
             bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-            guard let source = zip_source_buffer(archive, copy, zip_uint64_t(bytes.count), 1) else {
+            guard let source = lp_zip_source_buffer(archive, copy, zip_uint64_t(bytes.count), 1) else {
                 free(copy)
                 throw fail()
             }
-            guard zip_file_add(archive, name, source, zip_flags_t(ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE)) >= 0 else {
-                zip_source_free(source)
+            guard lp_zip_file_add(archive, name, source, zip_flags_t(ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE)) >= 0 else {
+                lp_zip_source_free(source)
                 throw fail()
             }
         }
@@ -119,13 +116,13 @@ public final class XLSXWriter: TableWriter {
         try add("xl/_rels/workbook.xml.rels", XLSXParts.workbookRelationships(sheets: sheets.count))
         try add("xl/styles.xml", XLSXParts.styles)
         for (k, sheet) in sheets.enumerated() {
-            guard let source = zip_source_file(archive, sheet.temp, 0, -1) else { throw fail() }
-            guard zip_file_add(archive, "xl/worksheets/sheet\(k + 1).xml", source, zip_flags_t(ZIP_FL_ENC_UTF_8)) >= 0 else {
-                zip_source_free(source)
+            guard let source = lp_zip_source_file(archive, sheet.temp, 0, -1) else { throw fail() }
+            guard lp_zip_file_add(archive, "xl/worksheets/sheet\(k + 1).xml", source, zip_flags_t(ZIP_FL_ENC_UTF_8)) >= 0 else {
+                lp_zip_source_free(source)
                 throw fail()
             }
         }
-        guard zip_close(archive) == 0 else { throw fail() }
+        guard lp_zip_close(archive) == 0 else { throw fail() }
     }
 
     // MARK: Sheets

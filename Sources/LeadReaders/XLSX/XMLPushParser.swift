@@ -1,7 +1,4 @@
 import CLeadXML2
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Receives SAX events; each part's handler subclasses this. Names are local names
 /// (namespace prefixes stripped), so Strict and Transitional OOXML look the same. A class
@@ -14,7 +11,7 @@ class XMLHandler {
     /// True once `failure` is set; read after every event, so it is a stored flag.
     final private(set) var isFailed = false
     /// The parser feeding this handler, so a failure can stop it at once.
-    final fileprivate(set) var parser: xmlParserCtxtPtr?
+    final fileprivate(set) var parser: UnsafeMutableRawPointer?
     final fileprivate(set) var sawDoctype = false
 
     func startElement(_ name: XMLName, _ attributes: XMLAttributes) {}
@@ -43,7 +40,7 @@ struct XMLName {
 /// The attributes of one element: libxml2's array of five pointers per attribute
 /// (local name, prefix, URI, value start, value end; the value is not NUL-terminated).
 struct XMLAttributes {
-    let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     let count: Int
 
     /// The value of the attribute with this local name, whatever its namespace.
@@ -70,7 +67,7 @@ struct XMLAttributes {
 /// print libxml2's own messages.
 final class XMLPushParser {
     private let handler: XMLHandler
-    private var parser: xmlParserCtxtPtr?
+    private var parser: UnsafeMutableRawPointer?
     private let part: String
     private let file: String
 
@@ -78,68 +75,53 @@ final class XMLPushParser {
         self.part = part
         self.file = file
         self.handler = handler
-        var sax = xmlSAXHandler()
-        sax.initialized = XML_SAX2_MAGIC
-        sax.startElementNs = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
+        let start: lp_xml_start_element = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
             Unmanaged<XMLHandler>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { handler in
                 handler.startElement(XMLName(pointer: localname!), XMLAttributes(base: attributes, count: Int(nbAttributes)))
-                if handler.isFailed { xmlStopParser(handler.parser) }
+                if handler.isFailed { lp_xml_stop(handler.parser) }
             }
         }
-        sax.endElementNs = { ctx, localname, _, _ in
+        let end: lp_xml_end_element = { ctx, localname, _, _ in
             Unmanaged<XMLHandler>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { handler in
                 handler.endElement(XMLName(pointer: localname!))
-                if handler.isFailed { xmlStopParser(handler.parser) }
+                if handler.isFailed { lp_xml_stop(handler.parser) }
             }
         }
-        let text: charactersSAXFunc = { ctx, bytes, count in
+        let text: lp_xml_characters = { ctx, bytes, count in
             Unmanaged<XMLHandler>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { handler in
                 handler.characters(bytes!, Int(count))
-                if handler.isFailed { xmlStopParser(handler.parser) }
+                if handler.isFailed { lp_xml_stop(handler.parser) }
             }
         }
-        sax.characters = text
-        sax.cdataBlock = text
-        sax.internalSubset = { ctx, _, _, _ in
+        let doctype: lp_xml_internal_subset = { ctx, _, _, _ in
             Unmanaged<XMLHandler>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { handler in
                 handler.sawDoctype = true
-                xmlStopParser(handler.parser)
+                lp_xml_stop(handler.parser)
             }
         }
-        sax.serror = { _, _ in }
-        let opaque = Unmanaged.passUnretained(handler).toOpaque()
-        // Errors libxml2 reports without a parser (a part in an encoding it cannot convert)
-        // go to its generic handler, which prints on stderr: send them to /dev/null (libxml2
-        // keeps this per thread, so it is set for every parser).
-        xmlSetGenericErrorFunc(XMLPushParser.devNull, nil)
-        parser = xmlCreatePushParserCtxt(&sax, opaque, nil, 0, nil)
+        parser = lp_xml_create(start, end, text, doctype, Unmanaged.passUnretained(handler).toOpaque())
         handler.parser = parser
-        if let parser {
-            xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
-        }
     }
-
-    /// Where libxml2's messages go; opened once.
-    nonisolated(unsafe) private static let devNull = UnsafeMutableRawPointer(fopen("/dev/null", "w"))
 
     deinit {
         handler.parser = nil
-        if let parser {
-            xmlFreeParserCtxt(parser)
-        }
+        lp_xml_free(parser)
     }
 
     /// Parses the next piece of the document.
     func feed(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let parser else { throw ReaderError(file: file, .xmlMalformed(part: part, line: 0, message: "parser could not start")) }
-        let status = xmlParseChunk(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
+        guard let parser else {
+            if let missing = lp_xml_load_error() { throw ReaderError(file: file, .libraryMissing(String(cString: missing))) }
+            throw ReaderError(file: file, .xmlMalformed(part: part, line: 0, message: "parser could not start"))
+        }
+        let status = lp_xml_feed(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
         try check(status)
     }
 
     /// Ends the document.
     func finish() throws {
         guard let parser else { return }
-        let status = xmlParseChunk(parser, nil, 0, 1)
+        let status = lp_xml_feed(parser, nil, 0, 1)
         try check(status)
     }
 
@@ -147,16 +129,10 @@ final class XMLPushParser {
         if let failure = handler.failure { throw failure }
         if handler.sawDoctype { throw ReaderError(file: file, .xmlDoctype(part: part)) }
         guard let parser else { return }
-        if status != 0 || parser.pointee.wellFormed == 0 {
-            var line = Int(xmlSAX2GetLineNumber(parser))
-            var message = "parse error"
-            if let error = xmlCtxtGetLastError(parser) {
-                line = Int(error.pointee.line)
-                if let text = error.pointee.message {
-                    message = String(cString: text).trimmingTrailingWhitespace()
-                }
-            }
-            throw ReaderError(file: file, .xmlMalformed(part: part, line: line, message: message))
+        var line: Int32 = 0
+        var message = [CChar](repeating: 0, count: 512)
+        if lp_xml_well_formed(parser, status, &line, &message, message.count) == 0 {
+            throw ReaderError(file: file, .xmlMalformed(part: part, line: Int(line), message: String(cString: message).trimmingTrailingWhitespace()))
         }
     }
 }

@@ -13,13 +13,12 @@ final class ZipArchive {
     private let foldedNames: [String: Int64]
 
     init(path: String, file: String, limits: RowReaderOptions) throws {
-        var code: Int32 = 0
-        guard let opened = zip_open(path, ZIP_RDONLY, &code) else {
-            var error = zip_error_t()
-            zip_error_init_with_code(&error, code)
-            defer { zip_error_fini(&error) }
-            let text = String(cString: zip_error_strerror(&error))
-            throw ReaderError(file: file, .corruptZip(text))
+        if let missing = lp_zip_load_error() {
+            throw ReaderError(file: file, .libraryMissing(String(cString: missing)))
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        guard let opened = lp_zip_open(path, ZIP_RDONLY, &message, message.count) else {
+            throw ReaderError(file: file, .corruptZip(String(cString: message)))
         }
         handle = opened
         self.path = path
@@ -28,7 +27,7 @@ final class ZipArchive {
         (exactNames, foldedNames) = ZipArchive.index(opened)
     }
 
-    deinit { zip_discard(handle) }
+    deinit { lp_zip_discard(handle) }
 
     /// A second, independent handle on the same file, for another thread.
     func reopened() throws -> ZipArchive {
@@ -37,9 +36,9 @@ final class ZipArchive {
 
     /// Every entry name, in central-directory order.
     var entryNames: [String] {
-        let n = zip_get_num_entries(handle, 0)
+        let n = lp_zip_get_num_entries(handle, 0)
         guard n > 0 else { return [] }
-        return (0..<n).compactMap { index in zip_get_name(handle, zip_uint64_t(index), 0).map { String(cString: $0) } }
+        return (0..<n).compactMap { index in lp_zip_get_name(handle, zip_uint64_t(index), 0).map { String(cString: $0) } }
     }
 
     /// The index of `name`, or nil. Part names compare case-insensitively, `\` as `/` (OPC,
@@ -56,10 +55,10 @@ final class ZipArchive {
     private static func index(_ handle: OpaquePointer) -> (exact: [String: Int64], folded: [String: Int64]) {
         var exact: [String: Int64] = [:]
         var folded: [String: Int64] = [:]
-        let n = zip_get_num_entries(handle, 0)
+        let n = lp_zip_get_num_entries(handle, 0)
         guard n > 0 else { return (exact, folded) }
         for index in 0..<n {
-            guard let raw = zip_get_name(handle, zip_uint64_t(index), 0) else { continue }
+            guard let raw = lp_zip_get_name(handle, zip_uint64_t(index), 0) else { continue }
             let name = String(cString: raw)
             exact[name] = index
             folded[fold(name)] = index
@@ -73,8 +72,8 @@ final class ZipArchive {
     func open(_ name: String) throws -> ZipEntryReader {
         guard let index = locate(name) else { throw ReaderError(file: file, .missingPart(name)) }
         var stat = zip_stat_t()
-        zip_stat_init(&stat)
-        guard zip_stat_index(handle, zip_uint64_t(index), 0, &stat) == 0 else {
+        lp_zip_stat_init(&stat)
+        guard lp_zip_stat_index(handle, zip_uint64_t(index), 0, &stat) == 0 else {
             throw ReaderError(file: file, .corruptZip(lastError))
         }
         let declared = Int64(stat.size)
@@ -85,7 +84,7 @@ final class ZipArchive {
         if declared > 64 << 20 && declared / compressed > limits.maxCompressionRatio {
             throw ReaderError(file: file, .zipBomb(part: name, detail: "compression ratio \(declared / compressed):1 is over the \(limits.maxCompressionRatio):1 limit"))
         }
-        guard let entry = zip_fopen_index(handle, zip_uint64_t(index), 0) else {
+        guard let entry = lp_zip_fopen_index(handle, zip_uint64_t(index), 0) else {
             throw ReaderError(file: file, .corruptZip("\(name): \(lastError)"))
         }
         return ZipEntryReader(entry: entry, archive: self, name: name, compressed: compressed, declared: declared)
@@ -107,7 +106,7 @@ final class ZipArchive {
     }
 
     private var lastError: String {
-        String(cString: zip_strerror(handle))
+        String(cString: lp_zip_strerror(handle))
     }
 }
 
@@ -132,13 +131,13 @@ final class ZipEntryReader {
         self.declared = declared
     }
 
-    deinit { zip_fclose(entry) }
+    deinit { lp_zip_fclose(entry) }
 
     /// Inflates up to `buffer.count` bytes; 0 at the end of the entry.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let n = zip_fread(entry, buffer.baseAddress, zip_uint64_t(buffer.count))
+        let n = lp_zip_fread(entry, buffer.baseAddress, zip_uint64_t(buffer.count))
         if n < 0 {
-            let text = String(cString: zip_file_strerror(entry))
+            let text = String(cString: lp_zip_file_strerror(entry))
             throw ReaderError(file: file, .corruptZip("\(name): \(text)"))
         }
         inflated += Int64(n)
