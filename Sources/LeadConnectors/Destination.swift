@@ -21,10 +21,17 @@ public struct DestinationCapabilities: Sendable, Equatable {
     /// the answers are recorded, and the two are committed together — a run killed between
     /// them loses both, so nothing needs sending twice. A failure of such a write fails the run.
     public var writesWithLedger: Bool
+    /// Rows the engine hands this destination at a time, when fewer than its usual hand-off: a
+    /// destination whose `prepare` is paced by a limit of its own (HubSpot's searches) has the
+    /// writes of one hand-off sent while it prepares the next, so that the two limits are spent
+    /// side by side and the last writes do not wait behind a long hand-off's look-ups.
+    public var handOffRows: Int?
 
-    public init(largestBatch: Int, remoteDedupeKeys: [String] = [], requests: Int, per: Double, upserts: Bool, writesWithLedger: Bool = false) {
+    public init(largestBatch: Int, remoteDedupeKeys: [String] = [], requests: Int, per: Double, upserts: Bool, writesWithLedger: Bool = false,
+                handOffRows: Int? = nil) {
         (self.largestBatch, self.remoteDedupeKeys, self.requests, self.per, self.upserts) = (max(1, largestBatch), remoteDedupeKeys, requests, per, upserts)
         self.writesWithLedger = writesWithLedger
+        self.handOffRows = handOffRows.map { max(1, $0) }
     }
 }
 

@@ -37,8 +37,10 @@ public final class HubSpotDestination: Destination {
                 onRetry: @escaping @Sendable (Retry.Event) -> Void = { _ in }) {
         // The same contacts answer to the same address, whatever token reaches them.
         ledgerName = "hubspot:" + config.baseURL.absoluteString
+        // Handed one search's worth of leads at a time: their two batch writes go while the
+        // next 200 are searched (searches have a limit of their own, 5 a second).
         capabilities = DestinationCapabilities(largestBatch: HubSpotAPI.largestBatch, remoteDedupeKeys: ["email"] + [mapping.idProperty].compactMap { $0 },
-                                               requests: 100, per: 10, upserts: true)
+                                               requests: 100, per: 10, upserts: true, handOffRows: HubSpotAPI.phonesPerSearch)
         self.mapping = mapping
         api = HubSpotAPI(config: config, policy: HubSpotClientPolicy(timeout: timeout), onRetry: onRetry)
     }

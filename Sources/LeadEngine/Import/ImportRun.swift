@@ -221,7 +221,7 @@ public final class ImportRun: @unchecked Sendable {
         let leadsQueue = BlockingQueue<Work?>(capacity: Self.queuedBatches)
         // An enrichment's hand-offs are a few requests' worth: its answers, and with them the
         // rows' progress, come a batch at a time.
-        let handOff = enrichment?.chunkRows ?? Self.handOffRows
+        let handOff = enrichment?.chunkRows ?? lanes.compactMap(\.destination.capabilities.handOffRows).min().map { min($0, Self.handOffRows) } ?? Self.handOffRows
         let reading = WorkerThread(name: "leadport-reader") { [readerOptions = readerOptions(), plans] in
             defer { rowsQueue.put(nil) }
             do {
