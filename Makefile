@@ -3,8 +3,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEBS := libzip-dev libxml2-dev libsqlite3-dev libphonenumber-dev libprotobuf-dev libabsl-dev libicu-dev libpq5 libcurl4-openssl-dev postgresql pkg-config libqrencode-dev libpng-dev zbar-tools man-db
 # What the release binary needs at run time on Debian 12 (bookworm), the build machine's release:
-# what it links (`readelf -d`), what CLeadPQ, CLeadCurl, CLeadZip and CLeadXML2 load with dlopen
-# (libpq5, libcurl4, libzip4, libxml2), and the CA certificates libcurl needs for HTTPS (only
+# what it links (`readelf -d`), what CLeadPQ, CLeadCurl, CLeadZip, CLeadXML2 and CLeadQR load with
+# dlopen (libpq5, libcurl4, libzip4, libxml2, libqrencode4, libpng16-16), and the CA certificates libcurl needs for HTTPS (only
 # recommended by libcurl4). libphonenumber, protobuf, Abseil and ICU are linked statically (their
 # archives come with DEBS), so no runtime package of theirs is needed. `scripts/check-dist`
 # checks every library the binary loads comes from these packages or what they depend on; the

@@ -67,8 +67,9 @@ let package = Package(
                                                   .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
                 swiftSettings: uncheckedExclusivityInRelease),
         // libqrencode and libpng behind one C function (libpng reports errors by longjmp, which
-        // must stay in C); LeadPrint: `leadport export vdp` (QR codes, manifest, ZIP).
-        .target(name: "CLeadQR", linkerSettings: [.linkedLibrary("qrencode"), .linkedLibrary("png")]),
+        // must stay in C), both opened with dlopen on the first QR code; LeadPrint: `leadport
+        // export vdp` (QR codes, manifest, ZIP).
+        .target(name: "CLeadQR", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "LeadPrint", dependencies: ["LeadCore", "LeadConnectors", "LeadStore", "LeadWriters", "CLeadQR", "CLeadZip"]),
         .target(name: "LeadEnrich", dependencies: ["LeadCore", "HTTPKit", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
         // The nightly sync: jobs, their sources and watermarks, locks, logs, status, workers and

@@ -20,6 +20,12 @@ public struct QRSymbol: Sendable {
 
     public init() {}
 
+    /// Throws when the QR and PNG libraries, opened on first use, are missing: checked before a
+    /// run writes any slug, so that it stops at once and names them.
+    public static func checkLibraries() throws {
+        if let missing = lq_load_error() { throw QRSymbolError(message: "cannot make QR codes: " + String(cString: missing)) }
+    }
+
     /// The PNG of `text`, and the symbol's width in modules (without the quiet zone).
     public func png(_ text: String) throws -> (bytes: [UInt8], modules: Int) {
         var pointer: UnsafeMutablePointer<UInt8>?

@@ -60,6 +60,7 @@ public final class VDPExport {
     public func run(campaign found: (id: String, name: String), into bundle: VDPBundle,
                     started: (_ id: String, _ name: String, _ total: Int) -> Void, row report: (Row) throws -> Void) throws -> Summary {
         let (campaign, name) = found
+        try QRSymbol.checkLibraries()
         let addresses = try store.printAddresses(campaign: campaign)
         started(campaign, name, addresses.count)
         var known = try store.qrSlugs(campaign: campaign)

@@ -26,7 +26,7 @@ import Testing
         let (result, objects) = try loaded(["--version"])
         #expect(result.status == 0)
         #expect(!objects.isEmpty, "LD_DEBUG listed nothing: \(result.stderr)")
-        for library in ["libphonenumber", "libprotobuf", "libicu", "libabsl", "libzip", "libxml2", "libcurl", "libpq"] {
+        for library in ["libphonenumber", "libprotobuf", "libicu", "libabsl", "libzip", "libxml2", "libqrencode", "libpng", "libcurl", "libpq"] {
             #expect(!named(library, in: objects), "\(library) loaded by --version: \(objects)")
         }
     }

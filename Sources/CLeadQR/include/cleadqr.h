@@ -15,4 +15,7 @@ int lq_qr_png(const char *text, int level, int module_px, int margin, int dpi,
 
 void lq_free(void *pointer);
 
+/// Why libqrencode or libpng (opened on first use) cannot be loaded, or NULL when both are.
+const char *lq_load_error(void);
+
 #endif
