@@ -9,10 +9,11 @@ let uncheckedExclusivityInRelease: [SwiftSetting] = [.unsafeFlags(["-enforce-exc
 /// libphonenumber and what it needs, from their static archives (Debian's -dev packages ship
 /// them): shared, their loading and relocation cost every command about 6 M instructions and
 /// 3 MB before `main`, phones or not (docs/benchmarks.md). Order matters: each archive before
-/// the ones it calls. ICU is static too, so no shared ICU is loaded until a workbook's libxml2.
+/// the ones it calls. ICU's code is static too, without its 30 MB data package, which no phone
+/// needs (CLeadPhone/icu_common_data.c); no shared ICU is loaded until a workbook's libxml2.
 let staticPhoneLibraries: [LinkerSetting] = [
     "phonenumber", "protobuf", "absl_raw_hash_set", "absl_hashtablez_sampler", "absl_hash", "absl_city", "absl_low_level_hash",
-    "absl_strings", "absl_strings_internal", "absl_throw_delegate", "absl_raw_logging_internal", "icui18n", "icuuc", "icudata",
+    "absl_strings", "absl_strings_internal", "absl_throw_delegate", "absl_raw_logging_internal", "icui18n", "icuuc",
 ].map { .linkedLibrary(":lib\($0).a") } + ["z", "pthread", "dl", "m"].map { .linkedLibrary($0) }
 let package = Package(
     name: "LeadPort",
