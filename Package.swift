@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "HTTPKit", dependencies: ["CLeadCurl"]),
         // libpq, loaded with dlopen by the PostgreSQL destination.
         .target(name: "CLeadPQ", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "LeadConnectors", dependencies: ["LeadCore", "HTTPKit", "CLeadPQ", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
+        .target(name: "LeadConnectors", dependencies: ["LeadCore", "LeadStore", "HTTPKit", "CLeadPQ", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
         .systemLibrary(name: "CLeadZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CLeadXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(

@@ -1,7 +1,5 @@
 @testable import LeadConnectors
 import LeadCore
-@testable import LeadEngine
-import LeadNormalize
 import Testing
 
 /// The hashes FLYR's destinations keep in users' ledgers, pinned to the values LeadPort has
@@ -106,7 +104,7 @@ import Testing
         for (name, lead) in Self.leads {
             let rows = FlyrRows(lead, contacts: target != "campaign_addresses", addresses: target != "contacts")
             let key = name + "/" + target
-            let embedded = ContentHash.of(lead, contact: rows.contact ?? ContactRecord(lead), target: Mapping.Target(rawValue: target)!)
+            let embedded = ContentHash.of(lead, contact: rows.contact ?? ContactRecord(lead), target: target)
             #expect(embedded == Self.embedded[key], "embedded \(key)")
             #expect(FlyrPayload.hash(contact: rows.contact, address: rows.address) == Self.rows[key], "rows \(key)")
             #expect(FlyrVersion.of(contact: rows.contact, address: rows.address) == Self.versions[key], "version \(key)")
