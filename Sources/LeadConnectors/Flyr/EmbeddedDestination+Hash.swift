@@ -2,7 +2,7 @@ import LeadCore
 
 /// The embedded database's hash of a lead (FNV-1a, 64 bits), so an unchanged lead is not
 /// written again: over its contact whatever the target, as LeadPort has always kept it.
-/// `target`: the mapping's (`contacts`, `campaign_addresses` or `both`, `RunScope.target`).
+/// `target`: what the run writes (`contacts`, `campaign_addresses` or `both`: `FlyrScope.target`).
 enum ContentHash {
     static func of(_ lead: Lead, contact: ContactRecord, target: String) -> String {
         var h = FNV64()

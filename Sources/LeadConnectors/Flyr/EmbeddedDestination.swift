@@ -18,7 +18,7 @@ final class EmbeddedDestination: Destination {
     private let ids = RecordIDGenerator()
     /// Set by `attach` as the run starts, before `configure` and the rows.
     private var store: LeadStore?
-    /// The mapping's `target:` (`RunScope.target`), which its hash has always named.
+    /// What the run writes (`FlyrScope.target`), which its hash has always named.
     private var target = "contacts"
     private var dryRun = false
     private var policy = DestinationPolicy()
@@ -55,8 +55,8 @@ final class EmbeddedDestination: Destination {
     private var scope = FlyrScope()
 
     func enter(_ given: RunScope) throws -> Scope {
-        target = given.target
         scope = try FlyrScope(given, destination: name) { try campaign($0, owner: $1, create: $2) }
+        target = scope.target
         return scope.answer
     }
 

@@ -179,10 +179,10 @@ public final class ImportRun: @unchecked Sendable {
             }
             plans = plans.map { $0.enriched(by: enrichment.spec) }
         }
-        // An auto-mapped list imported into a campaign fills its recipient addresses too.
         // A list of mailing addresses alone: they are the leads' addresses (said in the summary).
         let mailingAsAddress = plans.indices.filter { plans[$0].useMailingAsAddress() }.map { options.files[$0] }
-        let target: Mapping.Target = options.campaign != nil && options.mapping == nil ? .both : plans.first?.mapping.target ?? .contacts
+        // What the mapping says the run writes; without one, each destination settles it.
+        let target = options.mapping?.target.rawValue
         for lane in lanes { lane.destination.attach(store, dryRun: options.dryRun) }
         // Every file is read with the same mapping (or none): its policies hold for the run.
         let mapping = options.mapping ?? plans.first?.mapping ?? Mapping()
@@ -374,11 +374,8 @@ public final class ImportRun: @unchecked Sendable {
     /// Gives each destination the place the run files its records under (`--campaign`, or the
     /// mapping's default) and whose they are (`--user`): each settles what that means for it
     /// (`Destination.enter`). In a dry run nothing is made.
-    private func enterScope(reference: String?, target: Mapping.Target) throws {
-        if reference == nil, target == .campaignAddresses {
-            throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
-        }
-        let scope = RunScope(reference: reference, owner: options.user, create: !options.dryRun, target: target.rawValue)
+    private func enterScope(reference: String?, target: String?) throws {
+        let scope = RunScope(reference: reference, owner: options.user, create: !options.dryRun, target: target)
         for lane in lanes { try lane.enter(scope) }
     }
 
