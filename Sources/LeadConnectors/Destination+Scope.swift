@@ -10,10 +10,11 @@ public struct RunScope: Sendable, Equatable {
     public var create: Bool
     /// What the mapping's `target:` says the run writes (`contacts`, `campaign_addresses` or
     /// `both`), for a destination that keeps more than one kind of record: FLYR's family, whose
-    /// campaign addresses are written only when asked for.
-    public var target: String
+    /// campaign addresses are written only when asked for. Nil: no mapping was given (the
+    /// auto-mapper's), and such a destination settles what the run writes itself.
+    public var target: String?
 
-    public init(reference: String?, owner: String?, create: Bool, target: String = "contacts") {
+    public init(reference: String?, owner: String?, create: Bool, target: String? = nil) {
         (self.reference, self.owner, self.create, self.target) = (reference, owner, create, target)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LeadCore
 import HTTPKit
+import LeadStore
 
 /// What a destination can take, declared once; the engine batches and paces from these values
 /// alone.
@@ -216,8 +217,8 @@ final class LeadBox: @unchecked Sendable {
 }
 
 /// Where an import is delivered: the embedded database (`EmbeddedDestination`, whose rows are
-/// written in the ledger's own transaction: `writesWithLedger`) and every remote destination
-/// alike.
+/// written in the ledger's own transaction: `writesWithLedger`, `Destination+Ledger`) and every
+/// remote destination alike.
 ///
 /// The engine gives each batch to `prepare` (reads only: ids for new leads, and leads found to
 /// be there already), records nothing until `send` answers, and then records the answers in
@@ -279,6 +280,15 @@ public protocol Destination: AnyObject {
     /// For a destination without record versions of its own: what a created lead was sent, as
     /// `PropertyVersion` keeps it, for `undo` to tell a record no one changed since. Nil: none.
     func writtenVersion(_ lead: OutboundLead) -> String?
+    /// For a destination written in the ledger's own transaction (`writesWithLedger`): the
+    /// store that keeps the run's ledger, handed over once as the run opens it, before
+    /// `configure`, with whether the run is dry (nothing is then made). Others ignore it.
+    func attach(_ store: LeadStore, dryRun: Bool)
+    /// For a destination written in the ledger's own transaction, after `enter`: of these
+    /// remote ids, from ledger entries written before the ledger's keys carried the scope,
+    /// those whose records are in the scope it entered (such an entry then stands for the
+    /// scope's lead). Nil: it cannot tell, and the entries are not taken.
+    func inScope(_ remoteIDs: [String]) throws -> Set<String>?
 }
 
 extension Destination {

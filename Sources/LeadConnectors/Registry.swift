@@ -104,8 +104,13 @@ public enum DestinationRegistry {
         return try entry.open(target, settings, Connection(settings: settings, onRetry: onRetry))
     }
 
+    /// The embedded database at `path`, which a `sqlite:` target (or no `--to`) names: opened by
+    /// the run beside its own store, which it is then handed (`Destination.attach`).
+    public static func embedded(path: String) -> any Destination { EmbeddedDestination(path: path) }
+
     // MARK: The entries
 
+    /// Opens nothing: the run opens the file as its store, and the destination with it (`embedded`).
     static let sqlite = Entry(kind: "sqlite", usage: "sqlite:PATH (the default, leadport.db)",
                               claims: { $0.hasPrefix("sqlite:") },
                               check: { value in

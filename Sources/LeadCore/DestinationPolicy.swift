@@ -110,28 +110,13 @@ extension DestinationPolicy {
     /// `full_name` follows `full_name`, else `first_name`, else `last_name`; the others the
     /// field of their name.
     public var contactColumns: [(column: String, policy: FieldPolicy)] {
-        [("full_name", update["full_name"] ?? update["first_name"] ?? update["last_name"] ?? .overwrite),
-         ("phone", self[.phone]), ("email", self[.email]), ("address", self[.address]), ("notes", self[.notes]), ("status", self[.status])]
+        FlyrColumns.contact.map { field in
+            (field.name, field.name == "full_name" ? update["full_name"] ?? update["first_name"] ?? update["last_name"] ?? .overwrite : self[LeadField(rawValue: field.name)!])
+        }
     }
 }
 
 extension DestinationPolicy {
     /// The policy of FLYR's `campaign_addresses` columns an update writes: all follow `address`.
     public var addressPolicy: FieldPolicy { self[.address] }
-}
-
-extension ContactRecord {
-    /// FLYR's `contacts` columns an update writes, with their values, in the order of
-    /// `DestinationPolicy.contactColumns`.
-    public var columns: [String: String?] { ["full_name": fullName, "phone": phone, "email": email, "address": address, "notes": notes, "status": status] }
-}
-
-extension AddressRecord {
-    /// The names of `columns`, in order.
-    public static let columnNames = ["address", "formatted", "house_number", "street_name", "locality", "region", "postal_code"]
-
-    /// FLYR's `campaign_addresses` columns an update writes, with their values, in order.
-    public var columns: [(column: String, value: String?)] {
-        Array(zip(Self.columnNames, [address, formatted, houseNumber, streetName, locality, region, postalCode]))
-    }
 }

@@ -27,13 +27,13 @@ public final class UndoRun {
     private let run: String
     private let remotes: [any LeadConnectors.Destination]
     private let dryRun: Bool
-    private let embedded: EmbeddedDestination
+    private let embedded: any LeadConnectors.Destination
 
     /// `remotes`: the run's destinations other than the embedded database, opened.
     public init(store: LeadStore, path: String, run: String, remotes: [any LeadConnectors.Destination], dryRun: Bool) {
         (self.store, self.run, self.remotes, self.dryRun) = (store, run, remotes, dryRun)
-        embedded = EmbeddedDestination(path: path)
-        embedded.open(store, dryRun: dryRun)
+        embedded = DestinationRegistry.embedded(path: path)
+        embedded.attach(store, dryRun: dryRun)
     }
 
     /// Each destination's records and what became of them; `only`: the ledger names to undo at

@@ -44,13 +44,13 @@ public final class PostgresQRCodes: QRCodeStore {
                 guard let id = row[0], contacts[id] == nil else { continue }
                 contacts[id] = (row[1] ?? "", row[2], row[3], row[4])
             }
+            let names = AddressRecord.columnNames
             return try connection.execute("""
-                SELECT id, seq, address, formatted, house_number, street_name, locality, region, postal_code
+                SELECT id, seq, \(names.joined(separator: ", "))
                 FROM campaign_addresses WHERE campaign_id = $1::uuid ORDER BY seq NULLS LAST, id
                 """, [campaign]).map { row in
                 var address = PrintAddress(id: row[0] ?? "", seq: row[1].flatMap { Int($0) },
-                                           parts: AddressRecord(address: row[2], formatted: row[3], houseNumber: row[4], streetName: row[5],
-                                                                locality: row[6], region: row[7], postalCode: row[8]))
+                                           parts: AddressRecord(reading: { row[2 + names.firstIndex(of: $0)!] }))
                 address.contact = contacts[address.id].map { (fullName: $0.0, email: $0.1, phone: $0.2, address: $0.3) }
                 return address
             }

@@ -51,8 +51,8 @@ extension LeadStore {
 
     /// Columns `setColumns` may write (FLYR's, as LeadPort writes them).
     static let writable: [String: Set<String>] = [
-        "contacts": ["full_name", "phone", "email", "address", "notes", "status"],
-        "campaign_addresses": ["address", "formatted", "house_number", "street_name", "locality", "region", "postal_code"],
+        "contacts": Set(FlyrColumns.contact.map(\.name)),
+        "campaign_addresses": Set(FlyrColumns.address.map(\.name)),
     ]
 
     /// Deletes rows of a FLYR table (`leadport undo`).

@@ -34,11 +34,10 @@ extension LeadStore {
                 if contacts[id] == nil { contacts[id] = (row[1], row[2], row[3], row[4]) }
             }
             return try Row.fetchAll(db, sql: """
-                SELECT id, seq, address, formatted, house_number, street_name, locality, region, postal_code
+                SELECT id, seq, \(AddressRecord.columnNames.joined(separator: ", "))
                 FROM campaign_addresses WHERE campaign_id = ? ORDER BY seq IS NULL, seq, id
                 """, arguments: [campaign]).map { row in
-                var address = PrintAddress(id: row[0], seq: row[1], parts: AddressRecord(address: row[2], formatted: row[3], houseNumber: row[4], streetName: row[5],
-                                                                                         locality: row[6], region: row[7], postalCode: row[8]))
+                var address = PrintAddress(id: row[0], seq: row[1], parts: AddressRecord(reading: { row[$0] }))
                 address.contact = contacts[address.id].map { (fullName: $0.0, email: $0.1, phone: $0.2, address: $0.3) }
                 return address
             }

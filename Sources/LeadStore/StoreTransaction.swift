@@ -77,24 +77,32 @@ public struct StoreTransaction {
     }
 
     public func insertContacts(_ rows: [NewContact]) throws {
-        try runRows("""
-            INSERT OR FAIL INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, status, notes, created_at, updated_at) VALUES
-            """, "(?,?,?,?,?,?,?,?,?,?,?,?)", "", count: rows.count) { i, b in
-                let r = rows[i]
-                b.text(r.id); b.text(r.user); b.text(r.contact.fullName); b.text(r.contact.phone); b.text(r.contact.email)
-                b.text(r.contact.address); b.text(r.campaign); b.text(r.addressID); b.text(r.contact.status ?? "new"); b.text(r.contact.notes); b.text(now); b.text(now)
-            }
+        try insert(rows, FlyrColumns.newContact, into: "contacts", stamped: ["created_at", "updated_at"])
     }
 
     public func insertAddresses(_ rows: [NewAddress]) throws {
-        try runRows("""
-            INSERT OR FAIL INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, coordinate, seq, source, created_at) VALUES
-            """, "(?,?,?,?,?,?,?,?,?,?,?,'import_list',?)", "", count: rows.count) { i, b in
-                let r = rows[i]
-                let a = r.address
-                b.text(r.id); b.text(r.campaign); b.text(a.address); b.text(a.formatted); b.text(a.houseNumber); b.text(a.streetName)
-                b.text(a.locality); b.text(a.region); b.text(a.postalCode); b.text(a.coordinate); b.integer(r.seq); b.text(now)
+        try insert(rows, FlyrColumns.newAddress, into: "campaign_addresses", stamped: ["created_at"])
+    }
+
+    /// New rows of FLYR's `table`: each of `columns` as the description says, a constant written
+    /// into the statement, and each of `stamped` the transaction's time (the server's tables
+    /// default it; the embedded file's rows all carry their transaction's).
+    private func insert<Row>(_ rows: [Row], _ columns: [FlyrColumns.Column<Row>], into table: String, stamped: [String]) throws {
+        let names = (columns.map(\.name) + stamped).joined(separator: ", ")
+        let places = columns.map { column in
+            if case .constant(let text) = column.kind { return "'" + text + "'" }
+            return "?"
+        } + stamped.map { _ in "?" }
+        try runRows("INSERT OR FAIL INTO \(table) (\(names)) VALUES ", "(" + places.joined(separator: ",") + ")", "", count: rows.count) { i, b in
+            for column in columns {
+                switch column.kind {
+                case .constant: continue
+                case .integer: b.integer(column.value(rows[i]).flatMap { Int($0) } ?? 0)
+                case .text, .uuid, .json: b.text(column.value(rows[i]))
+                }
             }
+            for _ in stamped { b.text(now) }
+        }
     }
 
     public func insertContact(id: String, user: String, _ contact: ContactRecord, campaign: String?, addressID: String?) throws {
@@ -132,7 +140,7 @@ public struct StoreTransaction {
     public func updateAddress(id: String, _ address: AddressRecord, policy: DestinationPolicy = DestinationPolicy()) throws -> Bool {
         // The coordinate as the other parts, but kept out of `columns`: undo and plans compare
         // the address's text columns only.
-        let columns = address.columns + (address.coordinate.map { [("coordinate", $0)] } ?? [])
+        let columns = address.columns + (address.coordinate.map { [(FlyrColumns.coordinate.name, $0)] } ?? [])
         let sets = columns.compactMap { c in policy.addressPolicy.sqlAssignment(current: c.column, new: "?").map { "\(c.column) = \($0)" } }
         guard !sets.isEmpty else { return true }  // never
         try run("UPDATE campaign_addresses SET " + sets.joined(separator: ", ") + " WHERE id = ?", columns.map(\.value) + [id])
@@ -142,30 +150,5 @@ public struct StoreTransaction {
     public func nextSeq(campaign: String) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(seq), 0) + 1 FROM campaign_addresses WHERE campaign_id = ?"),
                          arguments: [campaign]) ?? 1
-    }
-}
-
-/// A contact to insert.
-public struct NewContact: Sendable {
-    public var id: String
-    public var user: String
-    public var contact: ContactRecord
-    public var campaign: String?
-    public var addressID: String?
-
-    public init(id: String, user: String, contact: ContactRecord, campaign: String?, addressID: String?) {
-        (self.id, self.user, self.contact, self.campaign, self.addressID) = (id, user, contact, campaign, addressID)
-    }
-}
-
-/// A campaign address to insert.
-public struct NewAddress: Sendable {
-    public var id: String
-    public var campaign: String
-    public var address: AddressRecord
-    public var seq: Int
-
-    public init(id: String, campaign: String, address: AddressRecord, seq: Int) {
-        (self.id, self.campaign, self.address, self.seq) = (id, campaign, address, seq)
     }
 }

@@ -65,24 +65,32 @@ public struct FlyrIndex: Sendable {
 }
 
 /// What the destinations that hold FLYR's tables write for a lead: the contact's columns and
-/// the campaign address's, hashed for the ledger.
+/// the campaign address's, hashed for the ledger, in `FlyrColumns`' order (the address's
+/// position after its text columns). A column added after ledgers held these hashes (the
+/// status, the position) is mixed, after its name, only when it has a value: a lead without
+/// one hashes as before, and a position added to a list later is written to the addresses it made.
 enum FlyrPayload {
     static func hash(contact: ContactRecord?, address: AddressRecord?) -> String {
         var h = FNV64()
         h.mix(contact == nil ? nil : "contact")
         if let c = contact {
-            h.mix(c.fullName); h.mix(c.phone); h.mix(c.email); h.mix(c.address); h.mix(c.notes)
-            // Only when there is one: a lead without a status hashes as before statuses were sent.
-            if let status = c.status { h.mix("status"); h.mix(status) }
+            for field in FlyrColumns.contact { mix(field, of: c, into: &h) }
         }
         h.mix(address == nil ? nil : "address")
         if let a = address {
-            h.mix(a.address); h.mix(a.formatted); h.mix(a.houseNumber); h.mix(a.streetName); h.mix(a.locality); h.mix(a.region); h.mix(a.postalCode)
-            // Only when there is one, as the status: an address without one hashes as before,
-            // and coordinates added to a list later are written to the addresses it made.
-            if let coordinate = a.coordinate { h.mix("coordinate"); h.mix(coordinate) }
+            for field in FlyrColumns.address { mix(field, of: a, into: &h) }
+            mix(FlyrColumns.coordinate, of: a, into: &h)
         }
         return String(h.value, radix: 16)
+    }
+
+    private static func mix<Record>(_ field: FlyrColumns.Field<Record>, of record: Record, into h: inout FNV64) {
+        let value = field.value(record)
+        guard field.optionalInHash else { return h.mix(value) }
+        if let value {
+            h.mix(field.name)
+            h.mix(value)
+        }
     }
 }
 
@@ -169,7 +177,7 @@ public final class FlyrPlanner {
 /// policies say (`contactColumns`, `addressPolicy`); rows found already in the campaign are
 /// left as they are.
 public enum FlyrPlan {
-    public static let contactColumns = ["full_name", "phone", "email", "address", "notes", "status"]
+    public static let contactColumns = FlyrColumns.contact.map(\.name)
 
     /// `read(table, columns, ids)` gives the rows of `table` with those ids, by id (only the
     /// rows of changed leads are read).
@@ -216,8 +224,8 @@ public enum FlyrPlan {
 /// the same — when no person changed them since. Written `HASH:MASK`, the mask naming the
 /// columns written with a value (the others, left to the database's defaults, are not compared).
 public enum FlyrVersion {
-    /// Columns, in the order of the mask's bits: `FlyrPlan.contactColumns`, then the address's.
-    static let columns: [String] = FlyrPlan.contactColumns.map { "contacts." + $0 } + AddressRecord.columnNames.map { "campaign_addresses." + $0 }
+    /// Columns, in the order of the mask's bits: `FlyrColumns.contact`, then `FlyrColumns.address`.
+    static let columns: [String] = FlyrColumns.contact.map { "contacts." + $0.name } + FlyrColumns.address.map { "campaign_addresses." + $0.name }
 
     /// The version of a contact and address as written (nil parts: not written by this lead).
     /// Worked out for every row an import creates, on the thread that records them: values
@@ -225,28 +233,8 @@ public enum FlyrVersion {
     public static func of(contact: ContactRecord?, address: AddressRecord?) -> String {
         var values: [String?] = []
         values.reserveCapacity(columns.count)
-        if let c = contact {
-            // `FlyrPlan.contactColumns`' order: full_name, phone, email, address, notes, status.
-            values.append(c.fullName)
-            values.append(c.phone)
-            values.append(c.email)
-            values.append(c.address)
-            values.append(c.notes)
-            values.append(c.status)
-        } else {
-            values.append(contentsOf: repeatElement(nil, count: FlyrPlan.contactColumns.count))
-        }
-        if let a = address {
-            values.append(a.address)
-            values.append(a.formatted)
-            values.append(a.houseNumber)
-            values.append(a.streetName)
-            values.append(a.locality)
-            values.append(a.region)
-            values.append(a.postalCode)
-        } else {
-            values.append(contentsOf: repeatElement(nil, count: AddressRecord.columnNames.count))
-        }
+        for field in FlyrColumns.contact { values.append(contact.flatMap(field.value)) }
+        for field in FlyrColumns.address { values.append(address.flatMap(field.value)) }
         var mask: UInt64 = 0
         for (k, value) in values.enumerated() where !isBlank(value) { mask |= 1 << UInt64(k) }
         return hash(values, mask: mask) + ":" + String(mask, radix: 16)

@@ -10,8 +10,12 @@ public struct FlyrScope: Sendable {
     public private(set) var campaign: String?
     /// Whose the rows are: the run's user, else the campaign's owner, else `FlyrUser.local`.
     public private(set) var user = FlyrUser.local
-    /// Which rows the run writes (`RunScope.target`): contacts unless only campaign addresses,
-    /// campaign addresses when asked for and a campaign is named.
+    /// What the run writes: the mapping's `target:` (`RunScope.target`); without a mapping,
+    /// both a campaign's addresses and its contacts when a campaign is named (an auto-mapped
+    /// list imported into a campaign fills its recipient addresses too), else contacts.
+    public private(set) var target = "contacts"
+    /// Which rows the run writes: contacts unless only campaign addresses, campaign addresses
+    /// when asked for and a campaign is named.
     public private(set) var writesContacts = true
     public private(set) var writesAddresses = false
 
@@ -20,8 +24,12 @@ public struct FlyrScope: Sendable {
     /// `find(reference, owner, create)` is the destination's look-up of a campaign. An id
     /// names a campaign that exists, whoever owns it: it is never created (a campaign named
     /// after an id would be a new, empty one). A name is created when missing.
+    /// - Throws: `CampaignNeeded` when only campaign addresses are written and no campaign is
+    ///   named, before anything is looked up.
     public init(_ scope: RunScope, destination: String, find: (_ reference: String, _ owner: String?, _ create: Bool) throws -> CampaignMatch?) throws {
-        writesContacts = scope.target != "campaign_addresses"
+        target = scope.target ?? (scope.reference != nil ? "both" : "contacts")
+        if scope.reference == nil, target == "campaign_addresses" { throw CampaignNeeded() }
+        writesContacts = target != "campaign_addresses"
         guard let reference = scope.reference else {
             user = scope.owner ?? FlyrUser.local
             return
@@ -30,7 +38,7 @@ public struct FlyrScope: Sendable {
         campaign = match?.id
         if campaign == nil, CampaignMatch.isID(reference) { throw UnknownCampaign(id: reference, destination: destination) }
         user = scope.owner ?? match?.owner ?? FlyrUser.local
-        writesAddresses = scope.target != "contacts" && campaign != nil
+        writesAddresses = target != "contacts" && campaign != nil
     }
 
     /// What the engine is told: the ledger knows a lead per campaign, so the same list imported
@@ -69,6 +77,16 @@ public struct AmbiguousCampaign: Error, CustomStringConvertible, Classified {
     }
 }
 
+
+/// A mapping that writes campaign addresses alone, and no campaign named to hold them: a usage
+/// error (exit 2), said as an invalid mapping, before any campaign is looked up.
+public struct CampaignNeeded: Error, CustomStringConvertible, Classified {
+    public var disposition: FailureDisposition { .usage }
+
+    public var description: String {
+        "--campaign: not a valid mapping: the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME"
+    }
+}
 
 /// `--campaign ID` where the destination has no campaign with that id: a usage error (exit 2),
 /// never a new campaign named after the id.

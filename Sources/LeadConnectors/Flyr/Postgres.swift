@@ -397,48 +397,21 @@ public final class PostgresDestination: Destination {
             } else {
                 seq = Int(try connection.execute("SELECT coalesce(max(seq), 0) + 1 FROM campaign_addresses WHERE campaign_id = $1::uuid", [campaign]).first?[0] ?? "1") ?? 1
             }
-            var values: [String?] = []
-            var text = CopyText()
+            var rows: [NewAddress] = []
             for k in newAddresses {
-                let a = leads[k].flyr.address!
-                let row = [leads[k].flyr.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, a.coordinate, String(seq)]
-                if copying {
-                    for value in row { text.value(value) }
-                    text.value("import_list")
-                    text.end()
-                } else {
-                    values += row
-                }
+                guard let id = leads[k].flyr.addressID, let address = leads[k].flyr.address else { continue }
+                rows.append(NewAddress(id: id, campaign: campaign, address: address, seq: seq))
                 seq += 1
             }
             nextSeq[campaign] = seq
-            if copying {
-                try connection.copy("campaign_addresses", columns: "id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, coordinate, seq, source",
-                                    rows: text.bytes)
-            } else { try connection.execute(Self.rows("""
-                INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, coordinate, seq, source) VALUES
-                """, types: ["uuid", "uuid", "", "", "", "", "", "", "", "jsonb", "int", "'import_list'"], count: newAddresses.count)
-                + " ON CONFLICT (id) DO NOTHING", values) }
+            try insert(rows, FlyrColumns.newAddress, into: "campaign_addresses", copying: copying)
         }
         let newContacts = leads.indices.filter { leads[$0].action == .create && leads[$0].flyr.createsContact }
         if !newContacts.isEmpty {
-            var values: [String?] = []
-            var text = CopyText()
-            for k in newContacts {
-                let c = leads[k].flyr.contact!
-                if copying {
-                    for value in [leads[k].flyr.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].flyr.addressID, c.notes, c.status ?? "new"] { text.value(value) }
-                    text.end()
-                } else {
-                    values += [leads[k].flyr.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, leads[k].flyr.addressID, c.notes, c.status ?? "new"]
-                }
+            let rows = newContacts.compactMap { k in
+                leads[k].flyr.contactID.map { NewContact(id: $0, user: user, contact: leads[k].flyr.contact!, campaign: campaign, addressID: leads[k].flyr.addressID) }
             }
-            if copying {
-                try connection.copy("contacts", columns: "id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status", rows: text.bytes)
-            } else { try connection.execute(Self.rows("""
-                INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status) VALUES
-                """, types: ["uuid", "uuid", "", "", "", "", "uuid", "uuid", "", ""], count: newContacts.count)
-                + " ON CONFLICT (id) DO NOTHING", values) }
+            try insert(rows, FlyrColumns.newContact, into: "contacts", copying: copying)
         }
         // Each part as the policy of `address` says (never: the rows stay); a blank part wipes
         // nothing. An address deleted since it was written is written again under its id.
@@ -461,44 +434,60 @@ public final class PostgresDestination: Destination {
             let gone = changedAddresses.filter { !updated.contains($0.flyr.addressID!.lowercased()) }
             if !gone.isEmpty, let campaign {
                 var seq = Int(try connection.execute("SELECT coalesce(max(seq), 0) + 1 FROM campaign_addresses WHERE campaign_id = $1::uuid", [campaign]).first?[0] ?? "1") ?? 1
-                var again: [String?] = []
+                var again: [NewAddress] = []
                 for lead in gone {
-                    let a = lead.flyr.address!
-                    again += [lead.flyr.addressID, campaign, a.address, a.formatted, a.houseNumber, a.streetName, a.locality, a.region, a.postalCode, a.coordinate, String(seq)]
+                    again.append(NewAddress(id: lead.flyr.addressID!, campaign: campaign, address: lead.flyr.address!, seq: seq))
                     seq += 1
                 }
                 nextSeq[campaign] = seq
-                try connection.execute(Self.rows("INSERT INTO campaign_addresses (id, campaign_id, address, formatted, house_number, street_name, locality, region, postal_code, coordinate, seq, source) VALUES",
-                                                 types: ["uuid", "uuid", "", "", "", "", "", "", "", "jsonb", "int", "'import_list'"], count: gone.count) + " ON CONFLICT (id) DO NOTHING", again)
+                try insert(again, FlyrColumns.newAddress, into: "campaign_addresses", copying: false)
             }
         }
         let changedContacts = leads.filter { $0.action == .update && $0.flyr.contactID != nil && $0.flyr.contact != nil }
         if !changedContacts.isEmpty {
             var values: [String?] = []
             for lead in changedContacts {
-                let c = lead.flyr.contact!
-                values += [lead.flyr.contactID, c.fullName, c.phone, c.email, c.address, c.notes, c.status]
+                values.append(lead.flyr.contactID)
+                for field in FlyrColumns.contact { values.append(field.value(lead.flyr.contact!)) }
             }
             // Each column as the mapping's policy says; a blank value never wipes one.
             let sets = policy.contactColumns.compactMap { column, fieldPolicy in
                 fieldPolicy.sqlAssignment(current: "c." + column, new: "v." + column).map { "\(column) = \($0)" }
             }
             let updated = Set(try connection.execute(Self.rows("UPDATE contacts AS c SET " + (sets + ["updated_at = now()"]).joined(separator: ", ") + " FROM (VALUES",
-                                                               types: ["uuid", "text", "text", "text", "text", "text", "text"], count: changedContacts.count)
-                + ") AS v(id, full_name, phone, email, address, notes, status) WHERE c.id = v.id RETURNING c.id::text", values).compactMap { $0[0] })
+                                                               types: ["uuid"] + FlyrColumns.contact.map { _ in "text" }, count: changedContacts.count)
+                + ") AS v(id, " + FlyrColumns.contact.map(\.name).joined(separator: ", ") + ") WHERE c.id = v.id RETURNING c.id::text", values).compactMap { $0[0] })
             // A contact deleted since it was written (in the FLYR app) is written again under its id.
             let gone = changedContacts.filter { !updated.contains($0.flyr.contactID!.lowercased()) }
             if !gone.isEmpty {
-                var again: [String?] = []
-                for lead in gone {
-                    let c = lead.flyr.contact!
-                    again += [lead.flyr.contactID, user, c.fullName, c.phone, c.email, c.address, campaign, lead.flyr.addressID, c.notes, c.status ?? "new"]
-                }
-                try connection.execute(Self.rows("INSERT INTO contacts (id, user_id, full_name, phone, email, address, campaign_id, address_id, notes, status) VALUES",
-                                                 types: ["uuid", "uuid", "", "", "", "", "uuid", "uuid", "", ""], count: gone.count) + " ON CONFLICT (id) DO NOTHING", again)
+                let again = gone.map { NewContact(id: $0.flyr.contactID!, user: user, contact: $0.flyr.contact!, campaign: campaign, addressID: $0.flyr.addressID) }
+                try insert(again, FlyrColumns.newContact, into: "contacts", copying: false)
             }
         }
         try connection.execute("COMMIT")
+    }
+
+    /// New rows of FLYR's `table`, each of `columns` as the description says: one COPY, or
+    /// (`copying` false: some ids may be there already) multi-row INSERTs that skip them.
+    private func insert<Row>(_ rows: [Row], _ columns: [FlyrColumns.Column<Row>], into table: String, copying: Bool) throws {
+        guard !rows.isEmpty else { return }
+        let names = columns.map(\.name).joined(separator: ", ")
+        if copying {
+            var text = CopyText()
+            for row in rows {
+                for column in columns { text.value(column.value(row)) }
+                text.end()
+            }
+            return try connection.copy(table, columns: names, rows: text.bytes)
+        }
+        var values: [String?] = []
+        for row in rows {
+            for column in columns {
+                if case .constant = column.kind { continue }
+                values.append(column.value(row))
+            }
+        }
+        try connection.execute(Self.rows("INSERT INTO \(table) (\(names)) VALUES", types: columns.map(\.postgresType), count: rows.count) + " ON CONFLICT (id) DO NOTHING", values)
     }
 
     /// `head (…),(…),…` for `count` rows: each type is a parameter's cast (`uuid`), "" for a

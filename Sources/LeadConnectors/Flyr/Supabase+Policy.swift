@@ -34,12 +34,12 @@ extension SupabaseDestination {
     /// The changed campaign addresses, every part following the policy of `address`.
     func update(addresses changed: [OutboundLead], campaign: String) throws {
         let leads = changed.filter { $0.flyr.addressID != nil && $0.flyr.address != nil }
-        let order = AddressRecord.columnNames + ["coordinate"]
+        let order = AddressRecord.columnNames + [FlyrColumns.coordinate.name]
         let current = policy.addressPolicy == .overwrite ? [:] : try currentRows("campaign_addresses", order, ids: leads.map { $0.flyr.addressID! })
         let rows = leads.map { lead in
             let a = lead.flyr.address!
             return Row(id: lead.flyr.addressID!, fixed: [("campaign_id", campaign)],
-                       sent: Self.sent((a.columns + [("coordinate", a.coordinate)]).map { ($0.column, $0.value, policy.addressPolicy) }, current: current[lead.flyr.addressID!]))
+                       sent: Self.sent((a.columns + [(FlyrColumns.coordinate.name, a.coordinate)]).map { ($0.column, $0.value, policy.addressPolicy) }, current: current[lead.flyr.addressID!]))
         }
         try upsert("campaign_addresses", rows, order: order)
     }

@@ -16,13 +16,10 @@ extension SupabaseDestination {
             guard let id = row["address_id"] as? String, contacts[id] == nil else { continue }
             contacts[id] = ((row["full_name"] as? String) ?? "", row["email"] as? String, row["phone"] as? String, row["address"] as? String)
         }
-        return try pages("campaign_addresses", select: "id,seq,address,formatted,house_number,street_name,locality,region,postal_code", campaign: campaign,
+        return try pages("campaign_addresses", select: (["id", "seq"] + AddressRecord.columnNames).joined(separator: ","), campaign: campaign,
                          order: "seq.asc.nullslast,id").map { row in
             let text = { (column: String) in row[column] as? String }
-            var address = PrintAddress(id: text("id") ?? "", seq: row["seq"] as? Int,
-                                       parts: AddressRecord(address: text("address"), formatted: text("formatted"), houseNumber: text("house_number"),
-                                                            streetName: text("street_name"), locality: text("locality"), region: text("region"),
-                                                            postalCode: text("postal_code")))
+            var address = PrintAddress(id: text("id") ?? "", seq: row["seq"] as? Int, parts: AddressRecord(reading: text))
             address.contact = contacts[address.id]
             return address
         }

@@ -269,33 +269,21 @@ public final class SupabaseDestination: Destination {
                                                                                   ("order", "seq.desc"), ("limit", "1")]))
                 return ((last.first?["seq"] as? Int) ?? 0) + 1
             }()
-            var body = "["
-            for (n, lead) in newAddresses.enumerated() {
-                let a = lead.flyr.address!
-                var o = JSONObject()
-                o.set("id", lead.flyr.addressID)
-                o.set("campaign_id", campaign)
-                Self.addressColumns(a, into: &o)
-                if let coordinate = a.coordinate { o.set("coordinate", json: coordinate) }
-                o.set("seq", seq)
-                o.set("source", "import_list")
-                body += (n == 0 ? "" : ",") + o.text
+            var added: [NewAddress] = []
+            for lead in newAddresses {
+                guard let id = lead.flyr.addressID, let address = lead.flyr.address else { continue }
+                added.append(NewAddress(id: id, campaign: campaign, address: address, seq: seq))
                 seq += 1
             }
             nextSeq[campaign] = seq
-            try insert("campaign_addresses", columns: "id,campaign_id,address,formatted,house_number,street_name,locality,region,postal_code,coordinate,seq,source", body: body + "]", merge: false)
+            try insert(added, FlyrColumns.newAddress, into: "campaign_addresses")
         }
         let newContacts = leads.filter { $0.action == .create && $0.flyr.createsContact }
         if !newContacts.isEmpty {
-            let body = Self.array(newContacts) { lead, o in
-                o.set("id", lead.flyr.contactID)
-                o.set("user_id", user)
-                Self.contactColumns(lead.flyr.contact!, into: &o)
-                o.set("campaign_id", campaign)
-                o.set("address_id", lead.flyr.addressID)
-                o.set("status", lead.flyr.contact!.status ?? "new")
+            let added = newContacts.compactMap { lead in
+                lead.flyr.contactID.map { NewContact(id: $0, user: user, contact: lead.flyr.contact!, campaign: campaign, addressID: lead.flyr.addressID) }
             }
-            try insert("contacts", columns: "id,user_id,full_name,phone,email,address,notes,campaign_id,address_id,status", body: body, merge: false)
+            try insert(added, FlyrColumns.newContact, into: "contacts")
         }
         let changedAddresses = leads.filter { $0.action == .update && $0.flyr.addressID != nil && $0.flyr.address != nil }
         if !changedAddresses.isEmpty, let campaign { try update(addresses: changedAddresses, campaign: campaign) }
@@ -310,30 +298,21 @@ public final class SupabaseDestination: Destination {
                         prefer: ["return=minimal", merge ? "resolution=merge-duplicates" : "resolution=ignore-duplicates"], body: body)
     }
 
-    /// A JSON array of one object per lead, filled by `fill`.
-    static func array(_ leads: [OutboundLead], _ fill: (OutboundLead, inout JSONObject) -> Void) -> String {
-        "[" + leads.map { lead in
+    /// New rows of FLYR's `table` as one JSON array, each of `columns` as the description says
+    /// (a JSON column without a value left out, for the table's default).
+    func insert<Row>(_ rows: [Row], _ columns: [FlyrColumns.Column<Row>], into table: String) throws {
+        let body = "[" + rows.map { row in
             var o = JSONObject()
-            fill(lead, &o)
+            for column in columns {
+                let value = column.value(row)
+                switch column.kind {
+                case .json: if let value { o.set(column.name, json: value) }
+                case .integer: o.set(column.name, value.flatMap { Int($0) })
+                case .text, .uuid, .constant: o.set(column.name, value)
+                }
+            }
             return o.text
         }.joined(separator: ",") + "]"
-    }
-
-    static func addressColumns(_ a: AddressRecord, into o: inout JSONObject) {
-        o.set("address", a.address)
-        o.set("formatted", a.formatted)
-        o.set("house_number", a.houseNumber)
-        o.set("street_name", a.streetName)
-        o.set("locality", a.locality)
-        o.set("region", a.region)
-        o.set("postal_code", a.postalCode)
-    }
-
-    static func contactColumns(_ c: ContactRecord, into o: inout JSONObject) {
-        o.set("full_name", c.fullName)
-        o.set("phone", c.phone)
-        o.set("email", c.email)
-        o.set("address", c.address)
-        o.set("notes", c.notes)
+        try insert(table, columns: columns.map(\.name).joined(separator: ","), body: body, merge: false)
     }
 }

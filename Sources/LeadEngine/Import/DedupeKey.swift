@@ -141,11 +141,12 @@ enum RowHash {
     /// earlier run wrote (it was FLYR's local user, which every fingerprint named then).
     static let unowned = "00000000-0000-0000-0000-000000000000"
 
-    static func fingerprint(plan: ColumnPlan, options: ImportOptions, scope: String?, user: String, target: Mapping.Target) -> UInt64 {
+    /// `target`: the mapping's `target:` (`RunScope.target`; nil without a mapping).
+    static func fingerprint(plan: ColumnPlan, options: ImportOptions, scope: String?, user: String, target: String?) -> UInt64 {
         var parts = [options.buildIdentity, plan.mapping.yaml(), plan.headers.joined(separator: "\u{1F}"),
                      plan.fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ","),
                      plan.ignored.sorted().map(String.init).joined(separator: ","),
-                     options.region ?? "", options.dateOrder.map { "\($0)" } ?? "", scope ?? "", target.rawValue, user]
+                     options.region ?? "", options.dateOrder.map { "\($0)" } ?? "", scope ?? "", target ?? "", user]
         parts.append(String(plan.width))
         var h = FNV64()
         for part in parts { h.mix(part) }

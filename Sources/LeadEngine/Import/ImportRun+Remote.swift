@@ -184,9 +184,10 @@ extension ImportRun {
         if lane.ledgerWasEmpty { return [:] }
         var known = try store.ledger(destination: lane.ledgerName, keys: batch.compactMap { $0.outcome == nil ? lane.ledgerKey($0.key, $0.lead.source) : nil })
         // Ledgers written before keys had their scope know a lead by its own key alone: such an
-        // entry stands for this scope's lead when the rows it names are this scope's (the
-        // embedded database's own; a remote one's `prepare` finds them there itself).
-        guard lane.writesWithLedger, lane.scoped, let embedded = lane.destination as? EmbeddedDestination else { return known }
+        // entry stands for this scope's lead when the records it names are this scope's, as a
+        // destination written with the ledger says (`Destination.inScope`; a remote one's
+        // `prepare` finds them there itself).
+        guard lane.writesWithLedger, lane.scoped else { return known }
         var legacy: [String: String] = [:]
         for pending in batch where pending.outcome == nil {
             let scoped = lane.ledgerKey(pending.key, pending.lead.source)
@@ -194,7 +195,7 @@ extension ImportRun {
         }
         guard !legacy.isEmpty else { return known }
         let old = try store.ledger(destination: lane.ledgerName, keys: Array(legacy.keys))
-        guard let ours = try embedded.ownedByScope(old.values.map(\.remoteID)) else { return known }
+        guard let ours = try lane.destination.inScope(old.values.map(\.remoteID)) else { return known }
         for (key, entry) in old where ours.contains(entry.remoteID) { known[legacy[key]!] = entry }
         return known
     }

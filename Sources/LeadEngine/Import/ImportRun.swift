@@ -19,16 +19,14 @@ public final class ImportRun: @unchecked Sendable {
     /// Every destination of the run: the embedded database first when it is one, then the
     /// others in the order of `--to`.
     let lanes: [Lane]
-    /// The embedded database, when it is a destination of the run (the first).
-    private let embedded: EmbeddedDestination?
 
     public init(options: ImportOptions, emit: @escaping (ProgressEvent) -> Void) {
         self.options = options
         // The enrichment reports its spending from its own threads: one event at a time still.
         let emitting = NSLock()
         self.emit = { event in emitting.withLock { emit(event) } }
-        embedded = options.embedded || options.remotes.isEmpty ? EmbeddedDestination(path: options.databasePath) : nil
-        let destinations: [any Destination] = [embedded].compactMap { $0 } + options.remotes
+        let embedded = options.embedded || options.remotes.isEmpty ? [DestinationRegistry.embedded(path: options.databasePath)] : []
+        let destinations: [any Destination] = embedded + options.remotes
         lanes = destinations.enumerated().map { Lane(index: $0.offset, destination: $0.element) }
     }
 
@@ -181,11 +179,11 @@ public final class ImportRun: @unchecked Sendable {
             }
             plans = plans.map { $0.enriched(by: enrichment.spec) }
         }
-        // An auto-mapped list imported into a campaign fills its recipient addresses too.
         // A list of mailing addresses alone: they are the leads' addresses (said in the summary).
         let mailingAsAddress = plans.indices.filter { plans[$0].useMailingAsAddress() }.map { options.files[$0] }
-        let target: Mapping.Target = options.campaign != nil && options.mapping == nil ? .both : plans.first?.mapping.target ?? .contacts
-        embedded?.open(store, dryRun: options.dryRun)
+        // What the mapping says the run writes; without one, each destination settles it.
+        let target = options.mapping?.target.rawValue
+        for lane in lanes { lane.destination.attach(store, dryRun: options.dryRun) }
         // Every file is read with the same mapping (or none): its policies hold for the run.
         let mapping = options.mapping ?? plans.first?.mapping ?? Mapping()
         for lane in lanes { try lane.configure(mapping, strictFields: options.strictFields) }
@@ -376,11 +374,8 @@ public final class ImportRun: @unchecked Sendable {
     /// Gives each destination the place the run files its records under (`--campaign`, or the
     /// mapping's default) and whose they are (`--user`): each settles what that means for it
     /// (`Destination.enter`). In a dry run nothing is made.
-    private func enterScope(reference: String?, target: Mapping.Target) throws {
-        if reference == nil, target == .campaignAddresses {
-            throw MappingError.invalid("--campaign", "the mapping targets campaign_addresses; name the campaign with --campaign ID|NAME")
-        }
-        let scope = RunScope(reference: reference, owner: options.user, create: !options.dryRun, target: target.rawValue)
+    private func enterScope(reference: String?, target: String?) throws {
+        let scope = RunScope(reference: reference, owner: options.user, create: !options.dryRun, target: target)
         for lane in lanes { try lane.enter(scope) }
     }
 

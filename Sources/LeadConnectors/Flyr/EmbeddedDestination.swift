@@ -1,7 +1,5 @@
 import Foundation
-import LeadConnectors
 import LeadCore
-import LeadNormalize
 import LeadStore
 
 /// `--to sqlite:PATH`, the default: FLYR's tables in the SQLite file that also keeps the
@@ -10,27 +8,29 @@ import LeadStore
 /// batch's rows are written in the store's open transaction just before their ledger entries,
 /// on the recording thread, and committed with them, so a crash keeps both or neither. Its ids
 /// are new (UUID version 7) rather than fixed by the lead: nothing is ever sent twice to it.
+/// Made by `DestinationRegistry.embedded(path:)`, and handed the run's store (`attach`).
 final class EmbeddedDestination: Destination {
     let name: String
     let ledgerName = LeadStore.ownLedger
-    /// A hand-off of rows is one write; there is no rate to keep to.
     let reconciliation = Reconciliation.withLedger
-    let capabilities = DestinationCapabilities(largestBatch: ImportRun.handOffRows, requests: 1_000_000, per: 1, upserts: false, writesWithLedger: true)
+    /// A batch of the engine's (a thousand rows at most) is one write; there is no rate to keep to.
+    let capabilities = DestinationCapabilities(largestBatch: 1_000, requests: 1_000_000, per: 1, upserts: false, writesWithLedger: true)
     private let ids = RecordIDGenerator()
-    /// Set by `ImportRun` as the run starts, before `configure` and the rows.
+    /// Set by `attach` as the run starts, before `configure` and the rows.
     private var store: LeadStore?
-    private var target = Mapping.Target.contacts
+    /// What the run writes (`FlyrScope.target`), which its hash has always named.
+    private var target = "contacts"
     private var dryRun = false
     private var policy = DestinationPolicy()
 
     init(path: String) { name = "sqlite:" + path }
 
-    func open(_ store: LeadStore, dryRun: Bool) {
+    func attach(_ store: LeadStore, dryRun: Bool) {
         (self.store, self.dryRun) = (store, dryRun)
     }
 
     private var opened: LeadStore {
-        guard let store else { preconditionFailure("the embedded database was used before ImportRun opened it") }
+        guard let store else { preconditionFailure("the embedded database was used before the run attached its store") }
         return store
     }
 
@@ -55,14 +55,14 @@ final class EmbeddedDestination: Destination {
     private var scope = FlyrScope()
 
     func enter(_ given: RunScope) throws -> Scope {
-        target = Mapping.Target(rawValue: given.target) ?? .contacts
         scope = try FlyrScope(given, destination: name) { try campaign($0, owner: $1, create: $2) }
+        target = scope.target
         return scope.answer
     }
 
     /// Of `remoteIDs` (ledger entries written before keys had their campaign), those whose rows
     /// are the run's campaign's; nil when the run names no campaign.
-    func ownedByScope(_ remoteIDs: [String]) throws -> Set<String>? {
+    func inScope(_ remoteIDs: [String]) throws -> Set<String>? {
         guard let campaign = scope.campaign else { return nil }
         return try opened.inCampaign(campaign, remoteIDs: remoteIDs)
     }
