@@ -427,7 +427,7 @@ extension ImportRun {
                                        first: Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage,
                                                              planned: batch[k].planned),
                                        others: [], kept: keeps ? Kept(cells: batch[k].cells, numericCells: batch[k].numericCells, lead: export != nil ? batch[k].lead : nil) : nil,
-                                       issues: batch[k].lead.issues, gaps: Gaps.of(batch[k].lead)))
+                                       issues: batch[k].lead.issues, gaps: batch[k].gaps))
             }
             DispatchQueue.global().async { [batch] in _ = batch.count }
         }
@@ -443,7 +443,7 @@ extension ImportRun {
                     let keeps = export != nil || rejects != nil
                     rows[n] = Settled(source: batch[k].lead.source, first: nil, others: lanes == 1 ? [] : Array(repeating: nil, count: lanes - 1),
                                       kept: keeps ? Kept(cells: batch[k].cells, numericCells: batch[k].numericCells, lead: export != nil ? batch[k].lead : nil) : nil,
-                                      issues: batch[k].lead.issues, gaps: Gaps.of(batch[k].lead))
+                                      issues: batch[k].lead.issues, gaps: batch[k].gaps)
                 }
                 rows[n]![lane: lane.index] = Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage,
                                                              planned: batch[k].planned)
