@@ -70,7 +70,7 @@ public final class ImportRun: @unchecked Sendable {
         func ledgerKey(_ key: String?, _ source: SourceLocation) -> String {
             let own = Pending.ledgerKey(key, source)
             guard let scoped = scope.ledgerKey else { return own }
-            return own + "@" + scoped
+            return Joining.joined(own, "@", scoped)
         }
 
         init(index: Int, destination: any Destination) {
