@@ -407,13 +407,14 @@ extension ImportRun {
                 // a file is given twice. Compared as the first destination's ledger knows it (its
                 // campaign's, for a FLYR destination): a row a rerun passed over carries that key.
                 let key = batch[k].passedOver ? Pending.ledgerKey(batch[k].key, batch[k].lead.source) : run.lanes[0].ledgerKey(batch[k].key, batch[k].lead.source)
-                if let first = seenKeys[key] {
+                // One look-up for the usual new key (its hash is the dedupe's cost); a duplicate
+                // puts back the first row it displaced.
+                if let first = seenKeys.updateValue(batch[k].lead.source.row, forKey: key) {
+                    seenKeys[key] = first
                     batch[k].passedOver = false
                     batch[k].outcome = .skipped
                     batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: batch[k].lead)))"
                     batch[k].stage = .dedupe
-                } else {
-                    seenKeys[key] = batch[k].lead.source.row
                 }
             }
         }
