@@ -129,7 +129,7 @@ public struct Lead: Sendable {
         func join(_ a: String?, _ b: String?) -> String? {
             guard let a else { return b }
             guard let b else { return a }
-            return a + " " + b
+            return Joining.joined(a, " ", b)
         }
         var first = join(givenName, middleName) ?? ""
         if household, !otherOwners.isEmpty {

@@ -38,11 +38,7 @@ public struct PostalAddress: Sendable, Equatable, Codable {
 
     /// The street: directionals, name and suffix (`N MAIN ST`), without the house number or unit.
     public var streetLine: String? {
-        var line = Self.emptyLine()
-        Self.append(streetPredirectional, to: &line, separator: " ")
-        Self.append(streetName, to: &line, separator: " ")
-        Self.append(streetSuffix, to: &line, separator: " ")
-        Self.append(streetPostdirectional, to: &line, separator: " ")
+        let line = Joining.joined([streetPredirectional, streetName, streetSuffix, streetPostdirectional], separator: " ")
         return line.isEmpty ? nil : line
     }
 
@@ -72,24 +68,12 @@ public struct PostalAddress: Sendable, Equatable, Codable {
             if let unit, !unit.isEmpty { return boxLine + " " + unit }
             return boxLine
         }
-        var line = Self.emptyLine()
         // Canada Post writes a unit without a designator before the civic number: `10-123 MAIN ST`.
         if country == "CA", unitType == nil, let unitID, let houseNumber {
-            line += unitID + "-" + houseNumber
-            Self.append(streetPredirectional, to: &line, separator: " ")
-            Self.append(streetName, to: &line, separator: " ")
-            Self.append(streetSuffix, to: &line, separator: " ")
-            Self.append(streetPostdirectional, to: &line, separator: " ")
-            return line
+            return Joining.joined([Joining.joined(unitID, "-", houseNumber), streetPredirectional, streetName, streetSuffix, streetPostdirectional], separator: " ")
         }
         // The street's parts straight into the line, not through a `streetLine` string first.
-        Self.append(houseNumber, to: &line, separator: " ")
-        Self.append(streetPredirectional, to: &line, separator: " ")
-        Self.append(streetName, to: &line, separator: " ")
-        Self.append(streetSuffix, to: &line, separator: " ")
-        Self.append(streetPostdirectional, to: &line, separator: " ")
-        Self.append(unitType, to: &line, separator: " ")
-        Self.append(unitID, to: &line, separator: " ")
+        let line = Joining.joined([houseNumber, streetPredirectional, streetName, streetSuffix, streetPostdirectional, unitType, unitID], separator: " ")
         return line.isEmpty ? nil : line
     }
 
@@ -98,29 +82,8 @@ public struct PostalAddress: Sendable, Equatable, Codable {
 
     /// The formatted address around a delivery line already built.
     public func formatted(deliveryLine: String?) -> String? {
-        var last = state ?? ""
-        if let postalCode { Self.append(zip4.map { postalCode + "-" + $0 } ?? postalCode, to: &last, separator: " ") }
-        var line = Self.emptyLine()
-        if let deliveryLine { line += deliveryLine }
-        Self.append(city, to: &line, separator: ", ")
-        Self.append(last.isEmpty ? nil : last, to: &line, separator: ", ")
+        let last = Joining.joined([state, postalCode.map { postalCode in zip4.map { Joining.joined(postalCode, "-", $0) } ?? postalCode }], separator: " ")
+        let line = Joining.joined([deliveryLine, city, last.isEmpty ? nil : last], separator: ", ")
         return line.isEmpty ? nil : line
-    }
-
-    /// A line with room for a whole address, so that appending its parts does not
-    /// reallocate it three or four times on the way.
-    @inline(__always)
-    static func emptyLine() -> String {
-        var line = ""
-        line.reserveCapacity(80)
-        return line
-    }
-
-    /// Appends `part` to `line`, after `separator` when `line` already has text.
-    @inline(__always)
-    static func append(_ part: String?, to line: inout String, separator: String) {
-        guard let part else { return }
-        if !line.isEmpty { line += separator }
-        line += part
     }
 }

@@ -50,9 +50,12 @@ public struct LeadBuilder: Sendable {
                 lead.extras.append((header, value))
             }
         }
+        // Captures the headers alone: a closure over `self` copied the whole builder (its plan and
+        // mapping) for every row.
+        let headers = plan.headers
         func located(_ k: Int) -> SourceLocation {
             var l = row.location
-            l.column = Column(index: k, name: k < plan.headers.count ? plan.headers[k] : nil)
+            l.column = Column(index: k, name: k < headers.count ? headers[k] : nil)
             return l
         }
         func origin(_ field: LeadField) { if let (_, k) = values[field] { lead.origins[field] = .column(Column(index: k)) } }

@@ -4,9 +4,13 @@ import Foundation
 /// take as they come free, so a core slowed by another stage's thread does not hold up the
 /// rest waiting for its share. `eachChunk` runs on the worker before each chunk (the import's
 /// stages lower the builders' priority there; a library caller's threads are left as they are).
+///
+/// Inlinable, so that the import's stages get it specialised for their rows: generic, every
+/// row was copied field by field through its type's metadata before the transform saw it.
 public enum ParallelMap {
     public static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
+    @inlinable
     public static func map<T: Sendable, U: Sendable>(_ input: [T], chunk: Int = 25, eachChunk: @Sendable () -> Void = {},
                                                      _ transform: @Sendable (T) -> U) -> [U] {
         let chunks = (input.count + chunk - 1) / chunk
@@ -26,8 +30,9 @@ public enum ParallelMap {
     }
 
     /// The result's storage, written by every worker at indices no other worker touches.
-    private struct Shared<U>: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<U>
-        init(_ pointer: UnsafeMutablePointer<U>) { self.pointer = pointer }
+    @usableFromInline
+    struct Shared<U>: @unchecked Sendable {
+        @usableFromInline let pointer: UnsafeMutablePointer<U>
+        @usableFromInline init(_ pointer: UnsafeMutablePointer<U>) { self.pointer = pointer }
     }
 }

@@ -407,13 +407,14 @@ extension ImportRun {
                 // a file is given twice. Compared as the first destination's ledger knows it (its
                 // campaign's, for a FLYR destination): a row a rerun passed over carries that key.
                 let key = batch[k].passedOver ? Pending.ledgerKey(batch[k].key, batch[k].lead.source) : run.lanes[0].ledgerKey(batch[k].key, batch[k].lead.source)
-                if let first = seenKeys[key] {
+                // One look-up for the usual new key (its hash is the dedupe's cost); a duplicate
+                // puts back the first row it displaced.
+                if let first = seenKeys.updateValue(batch[k].lead.source.row, forKey: key) {
+                    seenKeys[key] = first
                     batch[k].passedOver = false
                     batch[k].outcome = .skipped
                     batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: batch[k].lead)))"
                     batch[k].stage = .dedupe
-                } else {
-                    seenKeys[key] = batch[k].lead.source.row
                 }
             }
         }
@@ -427,7 +428,7 @@ extension ImportRun {
                                        first: Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage,
                                                              planned: batch[k].planned),
                                        others: [], kept: keeps ? Kept(cells: batch[k].cells, numericCells: batch[k].numericCells, lead: export != nil ? batch[k].lead : nil) : nil,
-                                       issues: batch[k].lead.issues, gaps: Gaps.of(batch[k].lead)))
+                                       issues: batch[k].lead.issues, gaps: batch[k].gaps))
             }
             DispatchQueue.global().async { [batch] in _ = batch.count }
         }
@@ -443,7 +444,7 @@ extension ImportRun {
                     let keeps = export != nil || rejects != nil
                     rows[n] = Settled(source: batch[k].lead.source, first: nil, others: lanes == 1 ? [] : Array(repeating: nil, count: lanes - 1),
                                       kept: keeps ? Kept(cells: batch[k].cells, numericCells: batch[k].numericCells, lead: export != nil ? batch[k].lead : nil) : nil,
-                                      issues: batch[k].lead.issues, gaps: Gaps.of(batch[k].lead))
+                                      issues: batch[k].lead.issues, gaps: batch[k].gaps)
                 }
                 rows[n]![lane: lane.index] = Settled.Result(outcome: outcome, remoteID: batch[k].remoteID, reason: batch[k].reason, stage: batch[k].stage,
                                                              planned: batch[k].planned)

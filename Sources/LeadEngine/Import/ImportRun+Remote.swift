@@ -231,19 +231,20 @@ extension ImportRun {
         var records: [LedgerRecord] = []
         var replacing: [LedgerRecord] = []
         var history: [HistoryRecord] = []
+        // Each lead's fields are read where it is: a copy of it (`let lead = outbound[n]`) cost a
+        // retain and a release of each of its strings, on the thread that writes the store.
         for (n, k) in rows.enumerated() {
-            let lead = outbound[n]
             let source = batch[k].lead.source
             var version: String?
             switch answers[n] {
             case nil:
                 batch[k].outcome = .unchanged
                 batch[k].reason = "already at the destination"
-                batch[k].remoteID = lead.remoteID ?? ""
+                batch[k].remoteID = outbound[n].remoteID ?? ""
             case .created(let id, let v, let unwritten)?:
                 (batch[k].outcome, batch[k].remoteID, version, batch[k].reason) = (.created, id, v, unwritten)
             case .updated(let id, let v, let unwritten)?:
-                let said = [lead.matched, unwritten].compactMap { $0 }
+                let said = [outbound[n].matched, unwritten].compactMap { $0 }
                 (batch[k].outcome, batch[k].remoteID, version, batch[k].reason) = (.updated, id, v, said.isEmpty ? nil : said.joined(separator: "; "))
             case .rejected(let reason)?:
                 (batch[k].outcome, batch[k].reason, batch[k].stage) = (.rejected, reason, .destination)
@@ -254,14 +255,14 @@ extension ImportRun {
             }
             let created = batch[k].outcome == .created
             // A destination without versions of its own says what stands for one.
-            if created, version == nil { version = lane.destination.writtenVersion(lead) }
+            if created, version == nil { version = lane.destination.writtenVersion(outbound[n]) }
             if batch[k].outcome == .updated, let snapshot = outgoing.snapshots?[n], let before = snapshot.before {
-                history.append(HistoryRecord(run: runID, destination: lane.ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "",
+                history.append(HistoryRecord(run: runID, destination: lane.ledgerName, key: outbound[n].key, remoteID: batch[k].remoteID ?? "",
                                              before: JSONText.object(before), after: JSONText.object(snapshot.after), previousHash: n < outgoing.previous.count ? outgoing.previous[n] : nil))
             }
-            let record = LedgerRecord(destination: lane.ledgerName, key: lead.key, remoteID: batch[k].remoteID ?? "", hash: lead.hash, run: runID, source: source,
-                                      rowHash: batch[k].rowHash, remoteVersion: version, created: created)
-            if lead.action == .update { replacing.append(record) } else { records.append(record) }
+            let record = LedgerRecord(destination: lane.ledgerName, key: outbound[n].key, remoteID: batch[k].remoteID ?? "", hash: outbound[n].hash, run: runID,
+                                      source: source, rowHash: batch[k].rowHash, remoteVersion: version, created: created)
+            if outbound[n].action == .update { replacing.append(record) } else { records.append(record) }
         }
         try store.write { tx in
             try tx.record(records)

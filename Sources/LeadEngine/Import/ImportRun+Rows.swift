@@ -26,9 +26,10 @@ extension ImportRun {
             // On a do-not-contact list: sent nowhere.
             (outcome, reason) = (.skipped, list.reason)
         }
+        let gaps = Gaps.of(lead)
         // Built last, so the lead moves into it instead of being copied.
         return Pending(lead: lead, cells: row.cells, numericCells: row.numericCells, key: key, encoded: encoded, otherEncoded: otherEncoded,
-                       outcome: outcome, reason: reason, stage: stage)
+                       outcome: outcome, reason: reason, stage: stage, gaps: gaps)
     }
 
     /// The processed sheet for one input is named after its file.

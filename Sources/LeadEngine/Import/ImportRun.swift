@@ -68,7 +68,7 @@ public final class ImportRun: @unchecked Sendable {
         func ledgerKey(_ key: String?, _ source: SourceLocation) -> String {
             let own = Pending.ledgerKey(key, source)
             guard let scoped = scope.ledgerKey else { return own }
-            return own + "@" + scoped
+            return Joining.joined(own, "@", scoped)
         }
 
         init(index: Int, destination: any Destination) {
@@ -125,6 +125,9 @@ public final class ImportRun: @unchecked Sendable {
         var position = 0
         /// In a dry run, its part in the plan at the destination being delivered to.
         var planned: PlannedRow?
+        /// `Gaps` of the lead, for the summary: worked out on the build threads, so that the
+        /// delivery thread, the pipeline's narrowest, need not read (and copy) the lead for it.
+        var gaps: UInt8
 
         /// The key the ledger knows a row by: its dedupe key, or for a lead without one (a name
         /// alone) where it came from. (Static, so that reading it does not copy the row.)
@@ -339,8 +342,9 @@ public final class ImportRun: @unchecked Sendable {
                 leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices), eachChunk: yieldToDelivery) { [known] i in
                     if let (key, remoteID) = known[hashes[i]] {
                         // `key` is the ledger's, as the in-file dedupe compares keys (`Delivery.dedupe`).
-                        return Pending(lead: Lead(source: rows[i].location), cells: rows[i].cells, key: key, encoded: Encoded(hash: ""),
-                                       outcome: .unchanged, remoteID: remoteID, passedOver: true)
+                        let lead = Lead(source: rows[i].location)
+                        return Pending(lead: lead, cells: rows[i].cells, key: key, encoded: Encoded(hash: ""),
+                                       outcome: .unchanged, remoteID: remoteID, passedOver: true, gaps: Gaps.of(lead))
                     }
                     var pending = Self.prepare(rows[i], builder: builder, plan: plan, lanes: lanes, exclusions: exclusions)
                     pending.rowHash = RowHash.text(hashes[i])

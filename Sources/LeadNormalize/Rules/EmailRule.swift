@@ -43,8 +43,8 @@ public enum EmailRule {
         switch check(bytes) {
         case .success(let address):
             result.valid = true
-            result.normalized = address.local + "@" + unicodeDomain(address.domain)
-            if let fix = suggestedDomain(address.domain) { result.suggestion = address.local + "@" + fix }
+            result.normalized = Joining.joined(address.local, "@", unicodeDomain(address.domain))
+            if let fix = suggestedDomain(address.domain) { result.suggestion = Joining.joined(address.local, "@", fix) }
         case .failure(let problem):
             result.problem = problem.message
             if let repaired = repaired(bytes), repaired != text { result.suggestion = repaired }

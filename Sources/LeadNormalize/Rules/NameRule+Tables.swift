@@ -58,25 +58,29 @@ extension NameRule {
     /// The word in lower case without dots and commas (`Ph.D.,` → `phd`); nil when it cannot
     /// be a key of the tables (longer than any of them, or not ASCII).
     static func key(_ word: String) -> String? {
-        let utf8 = word.utf8
-        guard utf8.count <= 2 * longestKey else { return nil }
-        var kept = 0, plain = true
-        for b in utf8 {
-            if b == UInt8(ascii: ".") || b == UInt8(ascii: ",") { plain = false; continue }
-            if b >= 0x80 { return nil }  // every key of the tables is ASCII
-            if b >= 0x41 && b <= 0x5A { plain = false }
-            kept += 1
-        }
-        if kept > longestKey { return nil }
-        // Most words are already a key: lower case, no dots.
-        if plain { return word }
-        return String(unsafeUninitializedCapacity: kept) { out in
-            var k = 0
-            for b in utf8 where b != UInt8(ascii: ".") && b != UInt8(ascii: ",") {
-                out[k] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
-                k += 1
+        // On the word's own bytes: the UTF-8 view's iterator cost more than the work, and a
+        // name's words are looked up several times each (titles, designations, entities).
+        var text = word
+        return text.withUTF8 { bytes -> String? in
+            guard bytes.count <= 2 * longestKey else { return nil }
+            var kept = 0, plain = true
+            for b in bytes {
+                if b == UInt8(ascii: ".") || b == UInt8(ascii: ",") { plain = false; continue }
+                if b >= 0x80 { return nil }  // every key of the tables is ASCII
+                if b >= 0x41 && b <= 0x5A { plain = false }
+                kept += 1
             }
-            return k
+            if kept > longestKey { return nil }
+            // Most words are already a key: lower case, no dots.
+            if plain { return word }
+            return String(unsafeUninitializedCapacity: kept) { out in
+                var k = 0
+                for b in bytes where b != UInt8(ascii: ".") && b != UInt8(ascii: ",") {
+                    out[k] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                    k += 1
+                }
+                return k
+            }
         }
     }
 
@@ -102,8 +106,10 @@ extension NameRule {
         var letters = 0
         for s in word.unicodeScalars {
             if s == "." { continue }
-            guard s.properties.isAlphabetic else { return false }
+            // An ASCII scalar is alphabetic when it is a letter: Unicode's tables only for the rest.
+            guard s.isASCII ? (s.value | 0x20) >= 0x61 && (s.value | 0x20) <= 0x7A : s.properties.isAlphabetic else { return false }
             letters += 1
+            if letters > 1 { return false }
         }
         return letters == 1
     }
