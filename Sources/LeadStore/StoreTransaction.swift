@@ -94,11 +94,14 @@ public struct StoreTransaction {
             return "?"
         } + stamped.map { _ in "?" }
         try runRows("INSERT OR FAIL INTO \(table) (\(names)) VALUES ", "(" + places.joined(separator: ",") + ")", "", count: rows.count) { i, b in
+            // One copy of the row for all its columns: `rows[i]` in each column's call copied
+            // the whole row (every string retained and released) once a column.
+            let row = rows[i]
             for column in columns {
                 switch column.kind {
                 case .constant: continue
-                case .integer: b.integer(column.value(rows[i]).flatMap { Int($0) } ?? 0)
-                case .text, .uuid, .json: b.text(column.value(rows[i]))
+                case .integer: b.integer(column.value(row).flatMap { Int($0) } ?? 0)
+                case .text, .uuid, .json: b.text(column.value(row))
                 }
             }
             for _ in stamped { b.text(now) }

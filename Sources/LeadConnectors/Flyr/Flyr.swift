@@ -233,8 +233,18 @@ public enum FlyrVersion {
     public static func of(contact: ContactRecord?, address: AddressRecord?) -> String {
         var values: [String?] = []
         values.reserveCapacity(columns.count)
-        for field in FlyrColumns.contact { values.append(contact.flatMap(field.value)) }
-        for field in FlyrColumns.address { values.append(address.flatMap(field.value)) }
+        // Each record unwrapped once: `flatMap(field.value)` copied the whole record (every
+        // string retained and released) for each of its columns.
+        if let contact {
+            for field in FlyrColumns.contact { values.append(field.value(contact)) }
+        } else {
+            values.append(contentsOf: repeatElement(nil, count: FlyrColumns.contact.count))
+        }
+        if let address {
+            for field in FlyrColumns.address { values.append(field.value(address)) }
+        } else {
+            values.append(contentsOf: repeatElement(nil, count: FlyrColumns.address.count))
+        }
         var mask: UInt64 = 0
         for (k, value) in values.enumerated() where !isBlank(value) { mask |= 1 << UInt64(k) }
         return hash(values, mask: mask) + ":" + String(mask, radix: 16)

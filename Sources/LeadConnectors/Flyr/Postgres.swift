@@ -448,7 +448,8 @@ public final class PostgresDestination: Destination {
             var values: [String?] = []
             for lead in changedContacts {
                 values.append(lead.flyr.contactID)
-                for field in FlyrColumns.contact { values.append(field.value(lead.flyr.contact!)) }
+                let contact = lead.flyr.contact!  // once, not once a column
+                for field in FlyrColumns.contact { values.append(field.value(contact)) }
             }
             // Each column as the mapping's policy says; a blank value never wipes one.
             let sets = policy.contactColumns.compactMap { column, fieldPolicy in
