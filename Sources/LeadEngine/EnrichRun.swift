@@ -56,7 +56,7 @@ public final class EnrichRun: @unchecked Sendable {
         let staged = options.dryRun ? nil : options.exportPath.map(StagedFile.init)
         var settled = false
         defer { if !settled { staged?.discard() } }
-        let export = try staged.map { try openTableWriter(path: $0.staging) }
+        let export = try staged.map { try openTableWriter(path: $0.staging, shownAs: $0.path) }
         let report = options.dryRun ? nil : try options.reportPath.map { try CSVWriter(path: $0) }
         let sheet = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         try export?.startSheet(sheet, header: names + fields.map(\.name) + ["_status", "_reason", "_source_row"])

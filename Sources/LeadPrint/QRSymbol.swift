@@ -21,9 +21,9 @@ public struct QRSymbol: Sendable {
     public init() {}
 
     /// Throws when the QR and PNG libraries, opened on first use, are missing: checked before a
-    /// run writes any slug, so that it stops at once and names them.
+    /// print run makes its output or writes any slug, so that it stops at once and names them.
     public static func checkLibraries() throws {
-        if let missing = lq_load_error() { throw QRSymbolError(message: "cannot make QR codes: " + String(cString: missing)) }
+        if let missing = lq_load_error() { throw VDPError.missingLibrary(String(cString: missing)) }
     }
 
     /// The PNG of `text`, and the symbol's width in modules (without the quiet zone).

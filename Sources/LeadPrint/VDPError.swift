@@ -10,6 +10,8 @@ public enum VDPError: Error, CustomStringConvertible, Classified {
     case output(path: String, message: String)
     /// An output the user named that cannot be used as it is (a folder not empty, …): a usage problem.
     case unusableOutput(path: String, message: String)
+    /// libqrencode or libpng, opened on the first QR code, is not installed.
+    case missingLibrary(String)
 
     public var description: String {
         switch self {
@@ -23,13 +25,15 @@ public enum VDPError: Error, CustomStringConvertible, Classified {
             return "could not find free QR slugs after \(attempts) tries; qr_codes is unusually full, or its slugs are not random: run again"
         case .output(let path, let message), .unusableOutput(let path, let message):
             return "\(path): \(message)"
+        case .missingLibrary(let message):
+            return "cannot make QR codes: \(message)"
         }
     }
 
     public var disposition: FailureDisposition {
         switch self {
         case .noCampaign, .ambiguous, .noDatabase, .unusableOutput: return .usage
-        case .slugsExhausted, .output: return .terminal
+        case .slugsExhausted, .output, .missingLibrary: return .terminal
         }
     }
 }

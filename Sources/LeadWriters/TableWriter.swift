@@ -1,3 +1,4 @@
+import CLeadZip
 import Foundation
 
 /// One cell of a written table. Text stays text (a ZIP such as `02134` or a phone such as
@@ -32,10 +33,16 @@ public protocol TableWriter: AnyObject {
     func close() throws
 }
 
-/// Opens the writer for `path` by its extension: `.xlsx` or `.csv`.
-public func openTableWriter(path: String) throws -> TableWriter {
+/// Opens the writer for `path` by its extension: `.xlsx` or `.csv`. `shownAs` is the name an
+/// error gives the file (the user's, when `path` is where it is written until it is kept). A
+/// workbook needs libzip, which is opened on first use: checked here, before any row is written.
+public func openTableWriter(path: String, shownAs: String? = nil) throws -> TableWriter {
     switch (path as NSString).pathExtension.lowercased() {
-    case "xlsx": return try XLSXWriter(path: path)
+    case "xlsx":
+        if let missing = lp_zip_load_error() {
+            throw WriterError(path: shownAs ?? path, message: "cannot write workbooks: " + String(cString: missing))
+        }
+        return try XLSXWriter(path: path)
     case "csv": return try CSVWriter(path: path)
     default: throw WriterError(path: path, message: "cannot tell what to write: give a .xlsx or .csv file name")
     }

@@ -64,6 +64,7 @@ struct ExportVDP: ParsableCommand {
         let export = VDPExport(store: store, baseURL: base)
         // Found before anything is written: an unknown campaign leaves no folder or file behind.
         let found = try export.campaign(campaign)
+        try QRSymbol.checkLibraries()
         let bundle = try VDPBundle(directory: out, zip: out == nil ? (zip ?? Self.defaultZip(found.name)) : nil)
         let reporter = VDPProgress(style: progress.progress, destination: store.name)
         let summary: VDPExport.Summary

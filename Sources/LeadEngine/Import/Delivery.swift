@@ -178,7 +178,7 @@ extension ImportRun {
             report = try run.options.reportPath.map { try CSVWriter(path: $0, protectFormulas: false) }
             rejects = try run.options.rejectsPath.map { try CSVWriter(path: $0) }
             staged = run.options.exportPath.map(StagedFile.init)
-            export = try staged.map { try openTableWriter(path: $0.staging) }
+            export = try staged.map { try openTableWriter(path: $0.staging, shownAs: $0.path) }
             try report?.write(["file", "sheet", "row", "destination", "outcome", "remote_id", "reason"])
             // One header for every input: a CSV file has one.
             try rejects?.write((csvColumns?.names ?? columns.first ?? []) + ["_source_file", "_source_sheet", "_source_row", "_stage", "_reason"])
