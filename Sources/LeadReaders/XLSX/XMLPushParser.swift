@@ -132,7 +132,9 @@ final class XMLPushParser {
         var line: Int32 = 0
         var message = [CChar](repeating: 0, count: 512)
         if lp_xml_well_formed(parser, status, &line, &message, message.count) == 0 {
-            throw ReaderError(file: file, .xmlMalformed(part: part, line: Int(line), message: String(cString: message).trimmingTrailingWhitespace()))
+            // libxml2's messages may span lines ("…indicate encoding !\nBytes: …"): one line here.
+            let text = String(cString: message).split(whereSeparator: \.isNewline).joined(separator: " ").trimmingTrailingWhitespace()
+            throw ReaderError(file: file, .xmlMalformed(part: part, line: Int(line), message: text))
         }
     }
 }
