@@ -9,6 +9,10 @@ extension NameRule {
     /// The owners named by `tokens`, or nil when there are fewer than three (or titles only
     /// stand between the joints: `Mr. & Mrs. …` is read as a couple).
     static func threeOrMore(_ tokens: [String], surnameFirst: Bool) -> PersonName? {
+        // Three parts need two joints: most names have none, and no parts are made for them.
+        var joints = 0
+        for token in tokens where isJoint(token) { joints += 1 }
+        guard joints >= 2 else { return nil }
         let parts = tokens.split(whereSeparator: isJoint).map(Array.init)
         guard parts.count >= 3, !parts.contains(where: { leadingPrefixes($0) == $0.count }) else { return nil }
         var people: [PersonName] = []

@@ -18,7 +18,7 @@ extension NameRule {
     ]
 
     /// The first words of `designationPairs`.
-    private static let designationStarts: Set<String> = Set(designationPairs.map(\.0))
+    static let designationStarts: Set<String> = Set(designationPairs.map(\.0))
 
     /// Words that show a Vietnamese name, where a final `Le` is a given name, not a life estate.
     private static let vietnamese: Set<String> = ["thi", "van", "ngoc", "thanh", "minh", "duc", "quoc", "huu", "kim", "nguyen", "tran"]

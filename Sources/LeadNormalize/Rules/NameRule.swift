@@ -45,7 +45,15 @@ public struct PersonName: Sendable, Equatable {
 /// designations, and owners that are not people (`organization`).
 public enum NameRule {
     public static func parse(_ input: String, order: NameOrder = .firstLast) -> PersonName {
-        var text = input.trimmed
+        let text = input.trimmed
+        if order == .firstLast, let plain = plainName(text, input: input) { return plain }
+        return read(input, trimmed: text, order: order)
+    }
+
+    /// Every reading of `parse`: nicknames, designations, estates, entities, couples and more
+    /// owners, titles, suffixes and particles. (`plainName` answers the common name without it.)
+    static func read(_ input: String, trimmed: String, order: NameOrder) -> PersonName {
+        var text = trimmed
         if text.isEmpty { return PersonName(input: input) }
         let nickname = takeNickname(&text)
         var tokens = words(text)
@@ -67,6 +75,49 @@ public enum NameRule {
         name.designation = designation
         return name
     }
+
+    /// Every word a reading of `parse` looks up, by key: titles and their modifiers, suffixes,
+    /// particles, designations, an entity's cues, joints, `the`, `est` and `estate`.
+    static let readingWords: Set<String> = prefixes.union(titleModifiers).union(suffixes.keys).union(particles)
+        .union(designations.keys).union(designationStarts).union(EntityName.cues).union(["the", "and", "est", "estate"])
+
+    /// Most names in a list are two to four words written given name first, each of ASCII
+    /// letters (an apostrophe or hyphen inside: `O'Neil`, `Smith-Jones`), none a word any reading
+    /// looks up (`readingWords`). Every reading of `read` then leaves them as they are, and
+    /// `parseOne` takes the first as given, the last as family and the rest as middle: that
+    /// answer is made here at once, with no reading tried. Nil for any other text.
+    static func plainName(_ text: String, input: String) -> PersonName? {
+        var words: [String] = []
+        var plain = true
+        var copy = text
+        copy.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != 0x20 { end += 1 }
+                // A word: ASCII letters at both ends, letters, `'` or `-` inside.
+                guard end - start >= 1, isLetter(bytes[start]), isLetter(bytes[end - 1]), words.count < 4 else { plain = false; return }
+                var lower = [UInt8](repeating: 0, count: end - start)
+                for k in start..<end {
+                    let b = bytes[k]
+                    guard isLetter(b) || b == UInt8(ascii: "'") || b == UInt8(ascii: "-") else { plain = false; return }
+                    lower[k - start] = b | (isLetter(b) ? 0x20 : 0)
+                }
+                guard !readingWords.contains(String(decoding: lower, as: UTF8.self)) else { plain = false; return }
+                words.append(String(decoding: bytes[start..<end], as: UTF8.self))
+                start = end
+                while start < bytes.count && bytes[start] == 0x20 { start += 1 }
+            }
+        }
+        guard plain, words.count >= 2 else { return nil }
+        var name = PersonName(input: input)
+        name.given = properCaseInitial(words[0])
+        if words.count > 2 { name.middle = words[1..<(words.count - 1)].map(properCaseInitial).joined(separator: " ") }
+        name.family = properCase(words[words.count - 1])
+        return name
+    }
+
+    @inline(__always) private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
 
     /// A person or a couple from the words of their names.
     static func parseWords(_ tokens: [String], order: NameOrder) -> PersonName {
