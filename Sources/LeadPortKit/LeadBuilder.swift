@@ -222,7 +222,9 @@ public struct LeadBuilder: Sendable {
 /// One row's first non-empty cell (and its column) per field: an array indexed by the field's
 /// ordinal, since a row's fields are looked up dozens of times while it is built.
 struct FieldValues {
-    private var storage = [(String, Int)?](repeating: nil, count: LeadField.allCases.count)
+    /// `allCases` makes a new array each time it is read: counted once.
+    private static let fieldCount = LeadField.allCases.count
+    private var storage = [(String, Int)?](repeating: nil, count: FieldValues.fieldCount)
 
     subscript(_ field: LeadField) -> (String, Int)? {
         get { storage[field.ordinal] }

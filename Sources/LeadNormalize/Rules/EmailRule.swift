@@ -29,18 +29,21 @@ public enum EmailRule {
         if text.isEmpty { return result }
         let whole = Array(text.utf8)
         var bytes = extracted(whole)
-        if case .failure = check(bytes), let mark = whole.last, copiedMarks.contains(mark) {
+        // Checked once: the answer is kept for the switch below.
+        var checked = check(bytes)
+        if case .failure = checked, let mark = whole.last, copiedMarks.contains(mark) {
             // `bob@example.com,` (or `Bob <bob@example.com>,`) copied from a list: valid once
             // the marks after it are off.
             var cut = whole
             while let last = cut.last, copiedMarks.contains(last) { cut.removeLast() }
             let inner = extracted(cut)
-            if case .success = check(inner) {
+            let innerChecked = check(inner)
+            if case .success = innerChecked {
                 result.repair = "trailing \"\(String(decoding: whole[cut.count...], as: UTF8.self))\" removed"
-                bytes = inner
+                (bytes, checked) = (inner, innerChecked)
             }
         }
-        switch check(bytes) {
+        switch checked {
         case .success(let address):
             result.valid = true
             result.normalized = Joining.joined(address.local, "@", unicodeDomain(address.domain))
