@@ -79,7 +79,7 @@ public enum PhoneRule {
         let known = normalize("+1 617-253-1000")
         guard known.valid, known.e164 == "+16172531000" else {
             return "the phone library (libphonenumber) does not read +1 617-253-1000 as a valid number: "
-                + (known.problem ?? "no answer") + "; reinstall Debian's libphonenumber8 and rebuild LeadPort"
+                + (known.problem ?? "no answer") + "; rebuild LeadPort with Debian's libphonenumber-dev installed (make deps)"
         }
         return nil
     }
