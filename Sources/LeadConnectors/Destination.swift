@@ -181,7 +181,12 @@ public struct OutboundLead: Sendable {
 
     /// `remoteID`: the ledger's id for the lead, which the payload is told of (`LeadPayload.known`).
     public init(key: String, encoded: Encoded, lead: Lead, action: Action, remoteID: String?) {
-        (self.key, self.hash, self.box, self.payload, self.action) = (key, encoded.hash, LeadBox(lead), encoded.payload, action)
+        self.init(key: key, encoded: encoded, box: LeadBox(lead), action: action, remoteID: remoteID)
+    }
+
+    /// Of a lead already boxed: shared with the box's other holders.
+    public init(key: String, encoded: Encoded, box: LeadBox, action: Action, remoteID: String?) {
+        (self.key, self.hash, self.box, self.payload, self.action) = (key, encoded.hash, box, encoded.payload, action)
         // An empty id names no record.
         if let remoteID, !remoteID.isEmpty {
             self.remoteID = remoteID
@@ -211,9 +216,12 @@ open class LeadPayload: @unchecked Sendable {
     open func known(as remoteID: String) {}
 }
 
-final class LeadBox: @unchecked Sendable {
-    let lead: Lead
-    init(_ lead: Lead) { self.lead = lead }
+/// A lead built once and shared, never copied: by the engine's row on its way and by every
+/// `OutboundLead` made of it (a copy retains and later releases each of its strings, on the
+/// delivery thread).
+public final class LeadBox: @unchecked Sendable {
+    public let lead: Lead
+    public init(_ lead: Lead) { self.lead = lead }
 }
 
 /// Where an import is delivered: the embedded database (`EmbeddedDestination`, whose rows are

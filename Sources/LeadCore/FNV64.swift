@@ -20,5 +20,15 @@ public struct FNV64: Sendable {
         value ^= 0x1f
         value = value &* 0x100_0000_01b3
     }
+
+    /// `mix` of a part given as its UTF-8 bytes.
+    public mutating func mix(bytes: UnsafeBufferPointer<UInt8>) {
+        for b in bytes {
+            value ^= UInt64(b)
+            value = value &* 0x100_0000_01b3
+        }
+        value ^= 0x1f
+        value = value &* 0x100_0000_01b3
+    }
 }
 

@@ -18,9 +18,11 @@ extension StoreTransaction {
         try runRows(head + """
              leadport_ledger (destination, dedupe_key, remote_id, content_hash, run_id, source_file, source_sheet, source_row, updated_at, row_hash, remote_version, created_run) VALUES
             """, "(?,?,?,?,?,?,?,?,?,?,?,?)", tail, count: entries.count) { i, b in
-                let e = entries[i]
-                b.text(e.destination); b.text(e.key); b.text(e.remoteID); b.text(e.hash); b.text(e.run); b.text(e.source.file)
-                b.text(e.source.sheet); b.integer(e.source.row); b.text(now); b.text(e.rowHash); b.text(e.remoteVersion); b.text(e.created ? e.run : nil)
+                // Each field read in place: `let e = entries[i]` copied the record (every string
+                // retained and released) on the delivery thread.
+                b.text(entries[i].destination); b.text(entries[i].key); b.text(entries[i].remoteID); b.text(entries[i].hash); b.text(entries[i].run)
+                b.text(entries[i].source.file); b.text(entries[i].source.sheet); b.integer(entries[i].source.row); b.text(now); b.text(entries[i].rowHash)
+                b.text(entries[i].remoteVersion); b.text(entries[i].created ? entries[i].run : nil)
             }
     }
 

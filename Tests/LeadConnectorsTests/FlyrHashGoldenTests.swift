@@ -110,4 +110,16 @@ import Testing
             #expect(FlyrVersion.of(contact: rows.contact, address: rows.address) == Self.versions[key], "version \(key)")
         }
     }
+
+    /// The version's text is written without `String(_:radix:)`: the same digits, for
+    /// every size of number (the golden values above cover only a few).
+    @Test func theVersionsHexadecimalIsRadix16s() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [UInt64] = [0, 1, 0xF, 0x10, 0xFF, 0x100, 0xFFFF_FFFF, 0x1_0000_0000, .max, .max - 1, 1 << 63]
+        for _ in 0..<2_000 { values.append(UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63, using: &generator)) }
+        for (k, hash) in values.enumerated() {
+            let mask = values[(k * 7 + 3) % values.count]
+            #expect(FlyrVersion.hex(hash, mask) == String(hash, radix: 16) + ":" + String(mask, radix: 16))
+        }
+    }
 }

@@ -130,9 +130,10 @@ final class EmbeddedDestination: Destination {
         var seq = try campaign.map { try tx.nextSeq(campaign: $0) } ?? 1
         var newAddresses: [NewAddress] = []
         var newContacts: [NewContact] = []
-        for lead in leads {
-            let rows = lead.flyr
-            switch lead.action {
+        // By index: iterating the slice copied each lead.
+        for k in leads.indices {
+            let rows = leads[k].flyr
+            switch leads[k].action {
             case .update:
                 // A row deleted from the file since it was written is written again, under its
                 // id: the lead is updated, not lost (the ledger would otherwise pass it over

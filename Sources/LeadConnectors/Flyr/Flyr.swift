@@ -231,23 +231,78 @@ public enum FlyrVersion {
     /// Worked out for every row an import creates, on the thread that records them: values
     /// are taken straight from the records, with no dictionary or copy made.
     public static func of(contact: ContactRecord?, address: AddressRecord?) -> String {
-        var values: [String?] = []
-        values.reserveCapacity(columns.count)
-        // Each record unwrapped once: `flatMap(field.value)` copied the whole record (every
-        // string retained and released) for each of its columns.
-        if let contact {
-            for field in FlyrColumns.contact { values.append(field.value(contact)) }
-        } else {
-            values.append(contentsOf: repeatElement(nil, count: FlyrColumns.contact.count))
+        // One pass: a column's bit is set and its name and value hashed as it is read, with no
+        // array of values made (the hash takes the written columns in the mask's order either
+        // way); the names' bytes are laid out once, in `columnBytes`.
+        columnBytes.withUnsafeBufferPointer { names in
+            columnEnds.withUnsafeBufferPointer { ends in
+                var version = Hashing(names: names, ends: ends)
+                // Each record unwrapped once: `flatMap(field.value)` copied the whole record
+                // (every string retained and released) for each of its columns.
+                if let contact {
+                    for field in FlyrColumns.contact { version.take(field.value(contact)) }
+                } else {
+                    version.skip(FlyrColumns.contact.count)
+                }
+                if let address {
+                    for field in FlyrColumns.address { version.take(field.value(address)) }
+                }
+                return hex(version.hash.value, version.mask)
+            }
         }
-        if let address {
-            for field in FlyrColumns.address { values.append(field.value(address)) }
-        } else {
-            values.append(contentsOf: repeatElement(nil, count: FlyrColumns.address.count))
-        }
+    }
+
+    /// The hash and mask as the columns are taken in order. (A struct's own state: a nested
+    /// function's captured variables were checked for exclusive access at every use.)
+    private struct Hashing {
+        let names: UnsafeBufferPointer<UInt8>
+        let ends: UnsafeBufferPointer<Int>
+        var hash = FNV64()
         var mask: UInt64 = 0
-        for (k, value) in values.enumerated() where !isBlank(value) { mask |= 1 << UInt64(k) }
-        return hash(values, mask: mask) + ":" + String(mask, radix: 16)
+        var k = 0
+
+        init(names: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int>) { (self.names, self.ends) = (names, ends) }
+
+        mutating func take(_ value: String?) {
+            if var value, !FlyrVersion.isBlank(value) {
+                mask |= 1 << UInt64(k)
+                hash.mix(bytes: UnsafeBufferPointer(rebasing: names[(k == 0 ? 0 : ends[k - 1])..<ends[k]]))
+                value.withUTF8 { hash.mix(bytes: $0) }
+            }
+            k += 1
+        }
+
+        mutating func skip(_ count: Int) { k += count }
+    }
+
+    /// `columns`' names, their UTF-8 bytes one after another, and where each ends.
+    private static let columnBytes: [UInt8] = columns.flatMap { Array($0.utf8) }
+    private static let columnEnds: [Int] = {
+        var end = 0
+        return columns.map { end += $0.utf8.count; return end }
+    }()
+
+    /// `HASH:MASK` in lower-case hexadecimal without leading zeros, as `String(_:radix: 16)`
+    /// writes each, in one string made once.
+    static func hex(_ hash: UInt64, _ mask: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 33) { out in
+            var n = 0
+            func put(_ v: UInt64) {
+                var shift = 60
+                while shift > 0 && (v >> UInt64(shift)) & 0xF == 0 { shift -= 4 }
+                while shift >= 0 {
+                    let d = UInt8((v >> UInt64(shift)) & 0xF)
+                    out[n] = d < 10 ? 0x30 + d : 0x57 + d
+                    n += 1
+                    shift -= 4
+                }
+            }
+            put(hash)
+            out[n] = UInt8(ascii: ":")
+            n += 1
+            put(mask)
+            return n
+        }
     }
 
     /// Whether rows as read (`contacts` and `campaign_addresses` columns by name; nil: that
@@ -270,7 +325,7 @@ public enum FlyrVersion {
     }
 
     /// A value counts as written only when it is not blank (a blank cell is never sent).
-    private static func isBlank(_ value: String?) -> Bool {
+    fileprivate static func isBlank(_ value: String?) -> Bool {
         guard let value else { return true }
         return value.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }

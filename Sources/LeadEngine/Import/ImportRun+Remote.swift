@@ -73,7 +73,7 @@ extension ImportRun {
                 (batch[k].outcome, batch[k].reason, batch[k].remoteID) = (.skipped, reason, entry.remoteID)
                 continue
             }
-            outbound.append(OutboundLead(key: key, encoded: batch[k].encoded, lead: batch[k].lead,
+            outbound.append(OutboundLead(key: key, encoded: batch[k].encoded, box: batch[k].box,
                                          action: entry == nil ? .create : .update, remoteID: entry?.remoteID))
             rows.append(k)
             previous.append(entry?.contentHash)

@@ -28,7 +28,7 @@ extension ImportRun {
         }
         let gaps = Gaps.of(lead)
         // Built last, so the lead moves into it instead of being copied.
-        return Pending(lead: lead, cells: row.cells, numericCells: row.numericCells, key: key, encoded: encoded, otherEncoded: otherEncoded,
+        return Pending(box: LeadBox(lead), cells: row.cells, numericCells: row.numericCells, key: key, encoded: encoded, otherEncoded: otherEncoded,
                        outcome: outcome, reason: reason, stage: stage, gaps: gaps)
     }
 

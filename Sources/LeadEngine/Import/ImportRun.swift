@@ -101,7 +101,10 @@ public final class ImportRun: @unchecked Sendable {
     }
 
     struct Pending: Sendable {
-        var lead: Lead
+        /// The lead, boxed on the build thread: each destination's `OutboundLead` shares the
+        /// box instead of copying the lead on the delivery thread.
+        let box: LeadBox
+        var lead: Lead { box.lead }
         var cells: [String]
         /// `RawRow.numericCells`.
         var numericCells: [Int] = []
@@ -343,7 +346,7 @@ public final class ImportRun: @unchecked Sendable {
                     if let (key, remoteID) = known[hashes[i]] {
                         // `key` is the ledger's, as the in-file dedupe compares keys (`Delivery.dedupe`).
                         let lead = Lead(source: rows[i].location)
-                        return Pending(lead: lead, cells: rows[i].cells, key: key, encoded: Encoded(hash: ""),
+                        return Pending(box: LeadBox(lead), cells: rows[i].cells, key: key, encoded: Encoded(hash: ""),
                                        outcome: .unchanged, remoteID: remoteID, passedOver: true, gaps: Gaps.of(lead))
                     }
                     var pending = Self.prepare(rows[i], builder: builder, plan: plan, lanes: lanes, exclusions: exclusions)
