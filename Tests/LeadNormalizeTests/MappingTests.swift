@@ -146,6 +146,8 @@ private func problem(_ yaml: String) -> String? {
         ("E-Mail:", LeadField.email), ("Phone Number", .phone), ("Cell Phone", .mobile), ("Zip Code", .zip),
         ("Property Address", .address), ("Owner 1 First Name", .firstName), ("Mailing Zip", .mailingZip),
         ("State/Province", .state), ("Company Name", .company),
+        // County parcel exports: the five-digit ZIP as `Zip5`, the owner's as `Mail Zip5`.
+        ("Zip5", .zip), ("ZIP 5", .zip), ("Situs Zip", .zip), ("Mail Zip5", .mailingZip), ("Mailing Zip5", .mailingZip),
     ])
     func englishHeaders(header: String, expected: LeadField) {
         let (f, c) = field(header)
