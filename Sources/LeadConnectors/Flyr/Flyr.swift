@@ -263,13 +263,18 @@ public enum FlyrVersion {
 
         init(names: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int>) { (self.names, self.ends) = (names, ends) }
 
+        /// The next column: written (in the mask and the hash) when it holds something.
         mutating func take(_ value: String?) {
-            if var value, !FlyrVersion.isBlank(value) {
-                mask |= 1 << UInt64(k)
-                hash.mix(bytes: UnsafeBufferPointer(rebasing: names[(k == 0 ? 0 : ends[k - 1])..<ends[k]]))
-                value.withUTF8 { hash.mix(bytes: $0) }
-            }
+            if let value, !FlyrVersion.isBlank(value) { add(value, at: k) }
             k += 1
+        }
+
+        /// Column `column` as written: its bit set, its name and value hashed.
+        mutating func add(_ value: String, at column: Int) {
+            var value = value
+            mask |= 1 << UInt64(column)
+            hash.mix(bytes: UnsafeBufferPointer(rebasing: names[(column == 0 ? 0 : ends[column - 1])..<ends[column]]))
+            value.withUTF8 { hash.mix(bytes: $0) }
         }
 
         mutating func skip(_ count: Int) { k += count }
@@ -321,22 +326,20 @@ public enum FlyrVersion {
             if k == status, value == "new" { continue }
             if k < contactColumns ? contact != nil : address != nil { return false }
         }
-        return hash(values, mask: mask) == String(version[..<colon])
+        let hash = columnBytes.withUnsafeBufferPointer { names in
+            columnEnds.withUnsafeBufferPointer { ends in
+                var written = Hashing(names: names, ends: ends)
+                for (k, value) in values.enumerated() where mask & (1 << UInt64(k)) != 0 { written.add(value ?? "", at: k) }
+                return written.hash.value
+            }
+        }
+        return String(hash, radix: 16) == String(version[..<colon])
     }
 
     /// A value counts as written only when it is not blank (a blank cell is never sent).
     fileprivate static func isBlank(_ value: String?) -> Bool {
         guard let value else { return true }
         return value.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 }
-    }
-
-    private static func hash(_ values: [String?], mask: UInt64) -> String {
-        var h = FNV64()
-        for (k, value) in values.enumerated() where mask & (1 << UInt64(k)) != 0 {
-            h.mix(columns[k])
-            h.mix(value ?? "")
-        }
-        return String(h.value, radix: 16)
     }
 }
 

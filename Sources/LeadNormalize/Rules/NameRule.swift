@@ -97,13 +97,15 @@ public enum NameRule {
                 while end < bytes.count && bytes[end] != 0x20 { end += 1 }
                 // A word: ASCII letters at both ends, letters, `'` or `-` inside.
                 guard end - start >= 1, isLetter(bytes[start]), isLetter(bytes[end - 1]), words.count < 4 else { plain = false; return }
-                var lower = [UInt8](repeating: 0, count: end - start)
-                for k in start..<end {
-                    let b = bytes[k]
-                    guard isLetter(b) || b == UInt8(ascii: "'") || b == UInt8(ascii: "-") else { plain = false; return }
-                    lower[k - start] = b | (isLetter(b) ? 0x20 : 0)
+                for k in start..<end where !(isLetter(bytes[k]) || bytes[k] == UInt8(ascii: "'") || bytes[k] == UInt8(ascii: "-")) {
+                    plain = false
+                    return
                 }
-                guard !readingWords.contains(String(decoding: lower, as: UTF8.self)) else { plain = false; return }
+                let key = String(unsafeUninitializedCapacity: end - start) { out in
+                    for k in start..<end { out[k - start] = lowerASCII(bytes[k]) }
+                    return end - start
+                }
+                guard !readingWords.contains(key) else { plain = false; return }
                 words.append(String(decoding: bytes[start..<end], as: UTF8.self))
                 start = end
                 while start < bytes.count && bytes[start] == 0x20 { start += 1 }
