@@ -2,10 +2,12 @@ import LeadCore
 
 /// FLYR row ids.
 public enum FlyrID {
+    /// `contact|a:address`, or either alone (`a:address`), or "" for neither. Made once for
+    /// every created lead, in one string: appended, it cost two growths of the contact's id.
     public static func join(contact: String?, address: String?) -> String {
-        var id = contact ?? ""
-        if let address { id += (id.isEmpty ? "a:" : "|a:") + address }
-        return id
+        guard let address else { return contact ?? "" }
+        guard let contact, !contact.isEmpty else { return Joining.joined("", "a:", address) }
+        return Joining.joined([contact, "|a:", address], separator: "")
     }
 
     public static func split(_ remoteID: String) -> (contact: String?, address: String?) {
