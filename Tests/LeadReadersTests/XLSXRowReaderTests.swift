@@ -127,6 +127,30 @@ private func read(_ reader: any RowReader) throws -> [RawRow] {
         #expect(NumberKind.classify(formatCode: code) == kind)
     }
 
+    /// Formats of zeros (Excel's ZIP Code, ZIP+4 and Social Security formats) give a whole
+    /// number its leading zeros; any other character, a hyphen not between zeros, or a single
+    /// zero leaves the number as stored.
+    @Test(arguments: [
+        ("00000", [5]), ("00000\\-0000", [5, 4]), ("000-00-0000", [3, 2, 4]), ("00", [2]),
+        ("0", nil), ("#####", nil), ("00000-", nil), ("-00000", nil), ("00--00", nil), ("00000\\", nil), ("0000\\ 0", nil),
+        ("00.00", nil), ("#,##0", nil), ("00000;-00000", nil), ("\"ZIP \"00000", nil), ("", nil),
+    ] as [(String, [Int]?)])
+    func zeroPaddingFormats(code: String, groups: [Int]?) {
+        #expect(ZeroPadding(formatCode: code)?.groups == groups)
+    }
+
+    @Test func zeroPaddedText() {
+        func text(_ code: String, _ stored: String) -> String? {
+            Array(stored.utf8).withUnsafeBufferPointer { ZeroPadding(formatCode: code)!.text($0) }
+        }
+        #expect(text("00000", "2134") == "02134")
+        #expect(text("00000", "123456") == "123456")
+        #expect(text("00000-0000", "21341234") == "02134-1234")
+        #expect(text("00000-0000", "7102") == "00000-7102")
+        #expect(text("000-00-0000", "78051120") == "078-05-1120")
+        #expect(text("00000", "2134.5") == nil && text("00000", "-2134") == nil && text("00000", "2.134E3") == nil && text("00000", "") == nil)
+    }
+
     @Test func builtInFormatIDs() {
         #expect((14...17).allSatisfy { NumberKind.builtIn($0) == .date } && NumberKind.builtIn(22) == .dateTime)
         #expect([18, 19, 20, 21, 45, 47].allSatisfy { NumberKind.builtIn($0) == .time })

@@ -57,7 +57,7 @@ enum ExcelValues {
         guard abs(totalSeconds) < 1e15 else { return nil }
         var seconds = Int64(totalSeconds)
         switch kind {
-        case .number, .byValue:
+        case .number, .byValue, .zeroPadded:
             return nil
         case .duration:
             let negative = seconds < 0

@@ -12,6 +12,9 @@ enum NumberKind: UInt8, Sendable {
     /// Which of the above depends on the value: the format's sections differ
     /// (`[<1]h:mm;0.00`, `0;-0;"-"`), and `NumberFormat` picks one for each value.
     case byValue
+    /// A whole number shown with its leading zeros (`ZeroPadding`): a ZIP, ZIP+4 or other
+    /// identifier kept as a number in a cell formatted `00000`, `00000-0000`, `000-00-0000`.
+    case zeroPadded
 
     /// Built-in format ids (ECMA-376 §18.8.30): 14–17 dates, 22 date-time, 18–21 and 45–47 times,
     /// 46 elapsed hours.
@@ -181,5 +184,52 @@ struct NumberFormat: Sendable {
             if c == "\\" { escaped = true } else if c == "\"" { quoted.toggle() } else if c == "@" && !quoted { return true }
         }
         return false
+    }
+}
+
+/// A format of zeros alone, or groups of zeros joined by hyphens (`00000`, `00000\-0000`,
+/// `000-00-0000`, at least two zeros in all): Excel's ZIP Code, ZIP+4 and Social Security
+/// formats, and the usual way a list keeps an identifier's leading zeros in a number. What
+/// Excel shows is the identifier (`2134` under `00000` is ZIP 02134), so the reader gives that
+/// text. Other decorations (literal text, thousands separators, phone patterns) are not the
+/// value and are not applied: the reader gives the number.
+struct ZeroPadding: Sendable, Equatable {
+    /// The zeros in each group, left to right.
+    let groups: [Int]
+
+    init?(formatCode code: String) {
+        var groups = [0]
+        var bytes = code.utf8[...]
+        while let b = bytes.popFirst() {
+            switch b {
+            case UInt8(ascii: "0"):
+                groups[groups.count - 1] += 1
+            case UInt8(ascii: "\\") where bytes.first == UInt8(ascii: "-"), UInt8(ascii: "-"):
+                if b == UInt8(ascii: "\\") { bytes = bytes.dropFirst() }
+                // A hyphen only between groups of zeros.
+                guard groups[groups.count - 1] > 0 else { return nil }
+                groups.append(0)
+            default:
+                return nil
+            }
+        }
+        guard groups[groups.count - 1] > 0, groups.reduce(0, +) >= 2 else { return nil }
+        self.groups = groups
+    }
+
+    /// The text Excel shows for a stored whole number (`2134` → `02134`); nil for anything
+    /// else (a fraction, a negative number, an exponent), which the reader gives as the number.
+    /// A number longer than the zeros keeps its extra digits in the first group.
+    func text(_ stored: UnsafeBufferPointer<UInt8>) -> String? {
+        guard !stored.isEmpty, stored.count <= 15, stored.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        let width = groups.reduce(0, +)
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: max(0, width - stored.count)) + stored
+        // Hyphens from the right: every group but the first has exactly its zeros' digits.
+        var end = digits.count
+        for group in groups.dropFirst().reversed() {
+            end -= group
+            digits.insert(UInt8(ascii: "-"), at: end)
+        }
+        return String(decoding: digits, as: UTF8.self)
     }
 }

@@ -50,6 +50,7 @@ final class SheetHandler: XMLHandler {
     private let strings: SharedStrings
     private let kinds: [NumberKind]
     private let formatsByValue: [Int: NumberFormat]
+    private let zeroPadded: [Int: ZeroPadding]
     private let date1904: Bool
     private let file: String
     private let sheet: String
@@ -79,10 +80,11 @@ final class SheetHandler: XMLHandler {
     private var countedBits = [UInt64](repeating: 0, count: 256)
     private var countedInRow: [Int] = []
 
-    init(strings: SharedStrings, kinds: [NumberKind], formatsByValue: [Int: NumberFormat] = [:], date1904: Bool, file: String, sheet: String, maxCellBytes: Int) {
+    init(strings: SharedStrings, kinds: [NumberKind], formatsByValue: [Int: NumberFormat] = [:], zeroPadded: [Int: ZeroPadding] = [:], date1904: Bool, file: String, sheet: String, maxCellBytes: Int) {
         self.strings = strings
         self.kinds = kinds
         self.formatsByValue = formatsByValue
+        self.zeroPadded = zeroPadded
         self.date1904 = date1904
         self.file = file
         self.sheet = sheet
@@ -317,6 +319,8 @@ final class SheetHandler: XMLHandler {
                     materializedNumber = true
                     return plain
                 }
+                // Text, as Excel shows it: the leading zeros are the identifier's.
+                if kind == .zeroPadded, let text = zeroPadded[cell.style]?.text(bytes) { return text }
                 guard let value = CellText.parseDouble(bytes) else { return String(decoding: bytes, as: UTF8.self) }
                 if kind == .byValue { kind = formatsByValue[cell.style]?.kind(for: value) ?? .number }
                 if kind != .number, let temporal = ExcelValues.temporal(value, kind: kind, date1904: date1904) {

@@ -71,18 +71,24 @@ final class StylesHandler: XMLHandler {
 
 
     /// The kind of value each cell format shows, indexed by a cell's `s` attribute
-    /// (`.byValue` where the format's sections differ), and those formats by the same index.
-    func kinds() -> (kinds: [NumberKind], byValue: [Int: NumberFormat]) {
+    /// (`.byValue` where the format's sections differ, `.zeroPadded` for a format of zeros),
+    /// and those formats by the same index.
+    func kinds() -> (kinds: [NumberKind], byValue: [Int: NumberFormat], zeroPadded: [Int: ZeroPadding]) {
         var byValue: [Int: NumberFormat] = [:]
+        var zeroPadded: [Int: ZeroPadding] = [:]
         let kinds = cellFormatIDs.enumerated().map { k, id in
             guard let code = customFormats[id] else { return NumberKind.builtIn(id) }
             if let format = NumberFormat(formatCode: code) {
                 byValue[k] = format
                 return .byValue
             }
+            if let padding = ZeroPadding(formatCode: code) {
+                zeroPadded[k] = padding
+                return .zeroPadded
+            }
             return NumberKind.classify(formatCode: code)
         }
-        return (kinds, byValue)
+        return (kinds, byValue, zeroPadded)
     }
 }
 

@@ -31,7 +31,7 @@ public final class XLSXRowReader: RowReader {
             return
         }
         try workbook.loadSharedParts()
-        let handler = SheetHandler(strings: workbook.sharedStrings, kinds: workbook.numberKinds, formatsByValue: workbook.formatsByValue, date1904: workbook.date1904,
+        let handler = SheetHandler(strings: workbook.sharedStrings, kinds: workbook.numberKinds, formatsByValue: workbook.formatsByValue, zeroPadded: workbook.zeroPadded, date1904: workbook.date1904,
                                    file: workbook.file, sheet: sheet.name, maxCellBytes: options.maxCellBytes)
         self.handler = handler
         inflater = try PrefetchingInflater(archive: workbook.archive, part: part)

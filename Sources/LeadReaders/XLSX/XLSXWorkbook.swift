@@ -12,6 +12,7 @@ final class XLSXWorkbook {
     private(set) var numberKinds: [NumberKind] = []
     /// The formats of the styles whose kind is `.byValue`, by style index.
     private(set) var formatsByValue: [Int: NumberFormat] = [:]
+    private(set) var zeroPadded: [Int: ZeroPadding] = [:]
     private var loaded = false
     /// Why loading failed: every later sheet reader fails the same way, rather than reading
     /// with a half-filled string table.
@@ -80,7 +81,7 @@ final class XLSXWorkbook {
             if let stylesPart, archive.contains(stylesPart) {
                 let styles = StylesHandler()
                 try parsePart(archive, stylesPart, handler: styles)
-                (numberKinds, formatsByValue) = styles.kinds()
+                (numberKinds, formatsByValue, zeroPadded) = styles.kinds()
             }
             if let sharedStringsPart, archive.contains(sharedStringsPart) {
                 try parsePart(archive, sharedStringsPart, handler: sharedStrings, inBackground: true)
