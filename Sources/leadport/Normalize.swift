@@ -67,6 +67,7 @@ struct Normalize: ParsableCommand {
         }
         guard dateSystem == 1900 || dateSystem == 1904 else { throw ValidationError("--date-system must be 1900 or 1904") }
         guard ["US", "CA"].contains(country.uppercased()) else { throw ValidationError("--country must be US or CA") }
+        if kind == .phone, !PhoneRule.knowsRegion(region) { throw ValidationError("--region: " + PhoneRule.unknownRegion(region)) }
     }
 
     func run() throws {

@@ -79,6 +79,7 @@ private func problem(_ yaml: String) -> String? {
         ("defaults:\n  state: Massachussets\n", "at defaults.state: \"Massachussets\" is not a US state or Canadian province"),
         ("defaults:\n  date_order: ymd\n", "at defaults.date_order: \"ymd\" is not a date order; expected one of: mdy, dmy"),
         ("defaults:\n  regoin: US\n", "at defaults.regoin: unknown key \"regoin\""),
+        ("defaults:\n  region: USA\n", "at defaults.region: \"USA\" is not a phone region"),
         ("columns: [a\n", "not valid YAML"),
     ])
     func aBadMappingSaysWhereAndWhatIsAllowed(yaml: String, expected: String) {

@@ -394,6 +394,20 @@ import Testing
     @Test func theLibraryChecksItselfBeforeAnImport() {
         #expect(PhoneRule.selfCheck() == nil)
     }
+
+    /// A default region the library has no metadata for made every number without `+` "not a
+    /// phone number", silently. The regions known are libphonenumber's own: held, over all 676
+    /// two-letter codes, to the list Python's phonenumbers (the same metadata) gives.
+    @Test func theRegionsKnownAreLibphonenumbers() throws {
+        let text = try String(contentsOf: Fixture.url("phone/supported-regions.txt"), encoding: .utf8)
+        let listed = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
+        #expect(listed.count > 200)
+        let letters = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) }
+        let known = Set(letters.flatMap { a in letters.map { a + $0 } }.filter(PhoneRule.knowsRegion))
+        #expect(known == listed, "known only here: \(known.subtracting(listed).sorted()); listed only: \(listed.subtracting(known).sorted())")
+        #expect(PhoneRule.knowsRegion("us") && PhoneRule.knowsRegion("Ca"))
+        for code in ["", "U", "USA", "ZZ", "001", "U1", "ÜS"] { #expect(!PhoneRule.knowsRegion(code), "\(code)") }
+    }
 }
 
 /// Issue 12 item 8: each bug named there, with the test that would have caught it.

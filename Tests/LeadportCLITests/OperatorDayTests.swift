@@ -235,4 +235,17 @@ import Testing
         #expect(run.status == 2 && run.stderr.hasPrefix("leadport: --exclude names.csv: ") && !run.stderr.contains("USAGE") && !run.stderr.contains("Usage"), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
     }
+
+    /// A default phone region libphonenumber does not know made every phone written without
+    /// `+` "not a phone number" and the run exit 0: refused before anything is read or written.
+    @Test func anUnknownPhoneRegionIsRefused() throws {
+        try write("leads.csv", Self.leads)
+        let run = try Leadport.run(["import", "leads.csv", "--to", "sqlite:a.db", "--region", "XX"], in: dir)
+        #expect(run.status == 2 && run.stderr.contains("--region: \"XX\" is not a phone region"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a.db").path))
+        let normalize = try Leadport.run(["normalize", "phone", "--region", "UK"], in: dir, stdin: Data("020 7219 3000\n".utf8))
+        #expect(normalize.status == 2 && normalize.stderr.contains("\"UK\" is not a phone region") && normalize.stdout.isEmpty, "\(normalize.stderr)")
+        let gb = try Leadport.run(["normalize", "phone", "--region", "gb"], in: dir, stdin: Data("020 7219 3000\n".utf8))
+        #expect(gb.status == 0 && gb.stdout.contains("\"e164\":\"+442072193000\""), "\(gb.stdout)")
+    }
 }

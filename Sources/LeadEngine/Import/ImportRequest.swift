@@ -51,6 +51,7 @@ public struct ImportRequest: Sendable, Equatable {
         if enrich != nil, plan != nil {
             throw ImportRequestError("--plan cannot hold an enrichment's answers: enrich first (leadport enrich FILE --spec SPEC --export processed.xlsx), then plan the import of processed.xlsx")
         }
+        if let region, !PhoneRule.knowsRegion(region) { throw ImportRequestError("--region: " + PhoneRule.unknownRegion(region)) }
         let parsed = try parsedTargets()
         if let user, UUID(uuidString: user) == nil { throw ImportRequestError("--user takes a user's id (a UUID), not \"\(user)\"") }
         if let export, !export.lowercased().hasSuffix(".csv"), !export.lowercased().hasSuffix(".xlsx") {

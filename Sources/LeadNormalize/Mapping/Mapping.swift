@@ -46,6 +46,9 @@ public struct Mapping: Codable, Sendable, Equatable {
             if let state, StateTable.code(for: state) == nil {
                 throw DecodingError.dataCorruptedError(forKey: .state, in: c, debugDescription: "\"\(state)\" is not a US state or Canadian province")
             }
+            if let region, !PhoneRule.knowsRegion(region) {
+                throw DecodingError.dataCorruptedError(forKey: .region, in: c, debugDescription: PhoneRule.unknownRegion(region))
+            }
         }
     }
 

@@ -72,6 +72,26 @@ public enum PhoneRule {
         return result
     }
 
+    /// Whether `region` is a region libphonenumber has numbering metadata for (an ISO 3166
+    /// alpha-2 code, in either case), and so a default region for numbers written without `+`.
+    /// With one it lacks (`XX`, `USA`, a typo), every such number fails as an invalid country
+    /// code: a list would import with no phone at all.
+    public static func knowsRegion(_ region: String) -> Bool {
+        let code = region.uppercased()
+        guard code.utf8.count == 2, code.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }), code != "ZZ" else { return false }
+        var out = cleadphone_result()
+        // A national number: parsed against the region's own metadata, or refused (error 1,
+        // invalid country code) when there is none. Its first digit is no region's
+        // international call prefix, so nothing else can make that error.
+        let status = "2025550123".withCString { number in code.withCString { PhoneLibrary.parse(number, $0, 0, &out) } }
+        return status != 1
+    }
+
+    /// The error for a region `knowsRegion` refuses.
+    public static func unknownRegion(_ region: String) -> String {
+        "\"\(region)\" is not a phone region: give a two-letter ISO 3166 country code libphonenumber knows (US, CA, GB, MX, …)"
+    }
+
     /// Why phones cannot be trusted in this binary, or nil: a number every metadata version knows
     /// must read as valid. An import checks this before its first row (a build whose
     /// phone library was missing imported every contact without its phone and exited 0).
