@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "LeadEnrich", dependencies: ["LeadCore", "HTTPKit", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
         // The nightly sync: jobs, their sources and watermarks, locks, logs, status, workers and
         // their leases, and where undo finds a run; it runs the engine through an ImportRequest.
-        .target(name: "LeadSync", dependencies: ["LeadEngine", "LeadCore", "LeadStore", "LeadConnectors", "LeadWriters", "HTTPKit",
+        .target(name: "LeadSync", dependencies: ["LeadEngine", "LeadCore", "LeadNormalize", "LeadStore", "LeadConnectors", "LeadWriters", "HTTPKit",
                                                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "leadport",

@@ -1,6 +1,7 @@
 import Foundation
 import LeadCore
 import Yams
+import LeadNormalize
 
 /// `leadport sync --config sync.yaml` (docs/sync.md): named jobs, each reading files
 /// or a PostgreSQL table and sending what changed to its destinations.
@@ -195,6 +196,9 @@ extension SyncConfig {
             }
             if Set(to).count < to.count { throw fail(toNode, "the job \(name) names a destination twice") }
             if fields["preset"] != nil && fields["mapping"] != nil { throw fail(fields["mapping"], "give a job preset: or mapping:, not both") }
+            if let node = fields["region"], case let region = try word(node, "region"), !PhoneRule.knowsRegion(region) {
+                throw fail(node, "region: " + PhoneRule.unknownRegion(region))
+            }
             jobs.append(Job(name: name, files: files, table: table, preset: try fields["preset"].map { try word($0, "preset") },
                             mapping: try fields["mapping"].map { local(try word($0, "mapping")) }, enrich: try fields["enrich"].map { local(try word($0, "enrich")) },
                             to: to.map { $0.hasPrefix("sqlite:") && !$0.hasPrefix("sqlite:/") ? "sqlite:" + local(String($0.dropFirst(7))) : $0 },

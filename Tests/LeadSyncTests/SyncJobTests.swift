@@ -57,6 +57,18 @@ import Testing
         return SyncJob(job: configuration.jobs[0], configuration: configuration, context: context)
     }
 
+    /// A job's phone region is one libphonenumber knows, or the configuration is refused at
+    /// its line (an unknown one made every phone written without `+` "not a phone number").
+    @Test func aJobsRegionIsAPhoneRegion() throws {
+        #expect(try job("region: ca").job.region == "ca")
+        #expect {
+            _ = try job("region: USA")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("\"USA\" is not a phone region") && text.contains("sync.yaml")
+        }
+    }
+
     @Test func aJobSendsOnlyTheFilesThatChangedAndRecordsEachRun() throws {
         try write("inbox/a.csv", "Name,Email\nAnn Lee,ann@example.com\nBo Diaz,bo@example.com\n")
         try write("inbox/b.csv", "Name,Email\nCy Young,cy@example.com\n")
