@@ -236,6 +236,21 @@ import Testing
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
     }
 
+    /// An empty sheet (or file) was refused as "could not tell which columns hold names…",
+    /// which sent the user to write a mapping for a sheet with nothing in it.
+    @Test func anEmptySheetSaysThereIsNothingToImportAndWhereTheListIs() throws {
+        let workbook = Fixture.url("xlsx/empty-first-sheet-openpyxl.xlsx").path
+        let first = try Leadport.run(["import", workbook, "--to", "sqlite:a.db"], in: dir)
+        #expect(first.status == 2 && first.stderr.contains("there is nothing to import: its sheet \"Notes\" (1 of 2) holds no cells with text")
+                && first.stderr.contains("--sheet"), "\(first.stderr)")
+        #expect(!first.stderr.contains("could not tell"), "\(first.stderr)")
+        let second = try Leadport.run(["import", workbook, "--sheet", "Leads", "--to", "sqlite:a.db", "--progress", "jsonl"], in: dir)
+        #expect(second.status == 0 && second.stderr.contains("\"outcome\":\"created\""), "\(second.stderr)")
+        try write("empty.csv", "\n,,,\n")
+        let csv = try Leadport.run(["import", "empty.csv", "--to", "sqlite:b.db"], in: dir)
+        #expect(csv.status == 2 && csv.stderr.contains("empty.csv: there is nothing to import: it holds no cells with text"), "\(csv.stderr)")
+    }
+
     /// A default phone region libphonenumber does not know made every phone written without
     /// `+` "not a phone number" and the run exit 0: refused before anything is read or written.
     @Test func anUnknownPhoneRegionIsRefused() throws {
