@@ -75,6 +75,13 @@ public struct ColumnPlan: Sendable {
             return AutoMapper.suggest(header: k < headers.count ? headers[k] : "", values: values, column: k)
         }
         let file = reader.description.file
+        // An empty file or sheet has no columns to guess or to map: said as such (not as a
+        // mapping that finds none of its columns).
+        if head.allSatisfy({ $0.trimmedCells.isEmpty }) {
+            let sheet = reader.description.sheet.map { "its sheet \"\($0.name)\" (\($0.position) of \(reader.description.sheets.count))" } ?? "it"
+            throw MappingError.lowConfidence(file, "there is nothing to import: \(sheet) holds no cells with text"
+                + (reader.description.sheets.count > 1 ? "; choose another with --sheet NAME|INDEX (`leadport inspect \(file)` lists them)" : ""))
+        }
         var mapping: Mapping
         if let given, !given.columns.isEmpty {
             mapping = given
@@ -88,12 +95,6 @@ public struct ColumnPlan: Sendable {
                 mapping.extras = given.extras
             }
             if !mapping.columns.values.contains(where: { $0.field?.isIdentifying == true }) {
-                // An empty file or sheet has no columns to guess: said as such.
-                if head.allSatisfy({ $0.trimmedCells.isEmpty }) {
-                    let sheet = reader.description.sheet.map { "its sheet \"\($0.name)\" (\($0.position) of \(reader.description.sheets.count))" } ?? "it"
-                    throw MappingError.lowConfidence(file, "there is nothing to import: \(sheet) holds no cells with text"
-                        + (reader.description.sheets.count > 1 ? "; choose another with --sheet NAME|INDEX (`leadport inspect \(file)` lists them)" : ""))
-                }
                 let unsure = suggestions.filter { $0.field != nil }.map { "\($0.header.isEmpty ? Column.letters(for: $0.column) : $0.header) → \($0.field!.rawValue) (\(String(format: "%.2f", $0.confidence)))" }
                 throw MappingError.lowConfidence(file, "could not tell which columns hold names, emails, phones or addresses" +
                     (unsure.isEmpty ? "" : "; best guesses: " + unsure.joined(separator: ", ")) +

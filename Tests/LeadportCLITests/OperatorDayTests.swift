@@ -249,6 +249,8 @@ import Testing
         try write("empty.csv", "\n,,,\n")
         let csv = try Leadport.run(["import", "empty.csv", "--to", "sqlite:b.db"], in: dir)
         #expect(csv.status == 2 && csv.stderr.contains("empty.csv: there is nothing to import: it holds no cells with text"), "\(csv.stderr)")
+        let preset = try Leadport.run(["import", "empty.csv", "--preset", "generic-leads", "--to", "sqlite:b.db"], in: dir)
+        #expect(preset.status == 2 && preset.stderr.contains("there is nothing to import"), "\(preset.stderr)")
     }
 
     /// A default phone region libphonenumber does not know made every phone written without
