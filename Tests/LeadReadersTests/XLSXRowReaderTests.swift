@@ -146,9 +146,15 @@ private func read(_ reader: any RowReader) throws -> [RawRow] {
         #expect(text("00000", "2134") == "02134")
         #expect(text("00000", "123456") == "123456")
         #expect(text("00000-0000", "21341234") == "02134-1234")
-        #expect(text("00000-0000", "7102") == "00000-7102")
         #expect(text("000-00-0000", "78051120") == "078-05-1120")
-        #expect(text("00000", "2134.5") == nil && text("00000", "-2134") == nil && text("00000", "2.134E3") == nil && text("00000", "") == nil)
+        #expect(text("00000-0000", "5011234") == "00501-1234")
+        // A five-digit ZIP (or less) under ZIP+4: Excel's `00009-0210` is no one's ZIP.
+        #expect(text("00000-0000", "90210") == nil && text("00000-0000", "7102") == nil)
+        #expect(text("00000-0000", "123456") == "00012-3456")
+        // Whole numbers however the writer spelt them.
+        #expect(text("00000", "2134.0") == "02134" && text("00000", "2.134E3") == "02134" && text("00000", "-0") == "00000" && text("00000", "0") == "00000")
+        #expect(text("000-00-0000", "1.2345678E7") == "012-34-5678")
+        #expect(text("00000", "2134.5") == nil && text("00000", "-2134") == nil && text("00000", "") == nil && text("00000", "1E20") == nil)
     }
 
     @Test func builtInFormatIDs() {

@@ -249,6 +249,9 @@ import Testing
         try write("empty.csv", "\n,,,\n")
         let csv = try Leadport.run(["import", "empty.csv", "--to", "sqlite:b.db"], in: dir)
         #expect(csv.status == 2 && csv.stderr.contains("empty.csv: there is nothing to import: it holds no cells with text"), "\(csv.stderr)")
+        // Standard input cannot be read twice (the columns' plan, then the rows): it looked empty.
+        let stdin = try Leadport.run(["import", "-", "--to", "sqlite:c.db"], in: dir, stdin: Data(Self.leads.utf8))
+        #expect(stdin.status == 2 && stdin.stderr.contains("not from standard input (-)") && !stdin.stderr.contains("nothing to import"), "\(stdin.stderr)")
         let preset = try Leadport.run(["import", "empty.csv", "--preset", "generic-leads", "--to", "sqlite:b.db"], in: dir)
         #expect(preset.status == 2 && preset.stderr.contains("there is nothing to import"), "\(preset.stderr)")
     }

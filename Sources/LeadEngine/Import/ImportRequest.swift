@@ -51,6 +51,11 @@ public struct ImportRequest: Sendable, Equatable {
         if enrich != nil, plan != nil {
             throw ImportRequestError("--plan cannot hold an enrichment's answers: enrich first (leadport enrich FILE --spec SPEC --export processed.xlsx), then plan the import of processed.xlsx")
         }
+        // A list is read twice (its head to plan the columns, then every row): standard input
+        // cannot be, and read as a file it looked empty the second time.
+        if files.contains("-") {
+            throw ImportRequestError("import reads its lists from files, not from standard input (-): save it to a file first (leadport cat - --format csv > list.csv)")
+        }
         if let region, !PhoneRule.knowsRegion(region) { throw ImportRequestError("--region: " + PhoneRule.unknownRegion(region)) }
         let parsed = try parsedTargets()
         if let user, UUID(uuidString: user) == nil { throw ImportRequestError("--user takes a user's id (a UUID), not \"\(user)\"") }

@@ -217,13 +217,26 @@ struct ZeroPadding: Sendable, Equatable {
         self.groups = groups
     }
 
-    /// The text Excel shows for a stored whole number (`2134` → `02134`); nil for anything
-    /// else (a fraction, a negative number, an exponent), which the reader gives as the number.
-    /// A number longer than the zeros keeps its extra digits in the first group.
+    /// The text Excel shows for a stored whole number (`2134`, `2134.0`, `2.134E3` → `02134`);
+    /// nil for anything else (a fraction, a negative number), which the reader gives as the
+    /// number. A number longer than the zeros keeps its extra digits in the first group.
+    ///
+    /// With groups, the number must reach two digits into the first: a five-digit ZIP in a
+    /// column formatted ZIP+4 (`90210` under `00000-0000`) shows in Excel as `00009-0210`,
+    /// which is no one's ZIP; given as the number, the ZIP rule reads it as the ZIP it is.
     func text(_ stored: UnsafeBufferPointer<UInt8>) -> String? {
-        guard !stored.isEmpty, stored.count <= 15, stored.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        let number: [UInt8]
+        if !stored.isEmpty, stored.count <= 15, stored.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            number = Array(stored.drop { $0 == UInt8(ascii: "0") })
+        } else if let value = CellText.parseDouble(stored), value >= 0, value < 1e15, value == value.rounded(.towardZero) {
+            // A whole number written as a double (`2134.0`, `2.134E3`, `-0`).
+            number = value == 0 ? [] : Array(String(Int64(value)).utf8)
+        } else {
+            return nil
+        }
         let width = groups.reduce(0, +)
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: max(0, width - stored.count)) + stored
+        if groups.count > 1, number.count < width - groups[0] + 2 { return nil }
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: max(0, width - number.count)) + number
         // Hyphens from the right: every group but the first has exactly its zeros' digits.
         var end = digits.count
         for group in groups.dropFirst().reversed() {
