@@ -77,7 +77,7 @@ public struct ColumnPlan: Sendable {
         let file = reader.description.file
         // An empty file or sheet has no columns to guess or to map: said as such (not as a
         // mapping that finds none of its columns).
-        if head.allSatisfy({ $0.trimmedCells.isEmpty }) {
+        if head.allSatisfy({ $0.cells.allSatisfy { $0.allSatisfy(\.isWhitespace) } }) {
             let sheet = reader.description.sheet.map { "its sheet \"\($0.name)\" (\($0.position) of \(reader.description.sheets.count))" } ?? "it"
             throw MappingError.lowConfidence(file, "there is nothing to import: \(sheet) holds no cells with text"
                 + (reader.description.sheets.count > 1 ? "; choose another with --sheet NAME|INDEX (`leadport inspect \(file)` lists them)" : ""))

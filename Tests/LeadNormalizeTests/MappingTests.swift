@@ -149,11 +149,18 @@ private func problem(_ yaml: String) -> String? {
         ("State/Province", .state), ("Company Name", .company),
         // County parcel exports: the five-digit ZIP as `Zip5`, the owner's as `Mail Zip5`.
         ("Zip5", .zip), ("ZIP 5", .zip), ("Situs Zip", .zip), ("Mail Zip5", .mailingZip), ("Mailing Zip5", .mailingZip),
+        ("Postal", .zip), ("Post Code", .zip), ("Mailing Postal", .mailingZip),
     ])
     func englishHeaders(header: String, expected: LeadField) {
         let (f, c) = field(header)
         #expect(f == expected)
         #expect(c >= AutoMapper.threshold)
+    }
+
+    /// `Postal` alone is the ZIP; as a word of another header it is not (a carrier route).
+    @Test func postalIsAZipOnlyAsTheWholeHeader() {
+        #expect(field("Postal Carrier Route", ["C001", "R012"]).0 != .zip)
+        #expect(field("Postal", ["02134", "95814"]).0 == .zip)
     }
 
     @Test(arguments: [

@@ -246,7 +246,7 @@ import Testing
         #expect(!first.stderr.contains("could not tell"), "\(first.stderr)")
         let second = try Leadport.run(["import", workbook, "--sheet", "Leads", "--to", "sqlite:a.db", "--progress", "jsonl"], in: dir)
         #expect(second.status == 0 && second.stderr.contains("\"outcome\":\"created\""), "\(second.stderr)")
-        try write("empty.csv", "\n,,,\n")
+        try write("empty.csv", "\n,,,\n  ,\t\n")
         let csv = try Leadport.run(["import", "empty.csv", "--to", "sqlite:b.db"], in: dir)
         #expect(csv.status == 2 && csv.stderr.contains("empty.csv: there is nothing to import: it holds no cells with text"), "\(csv.stderr)")
         // Standard input cannot be read twice (the columns' plan, then the rows): it looked empty.

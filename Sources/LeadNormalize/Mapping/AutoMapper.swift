@@ -27,12 +27,12 @@ public enum AutoMapper {
         (.address, ["address", "street", "street address", "property address", "site address", "address 1", "address line 1", "addr", "street addr", "property addr", "site addr", "addr 1", "addr line 1", "street 1", "mailing street", "direccion", "domicilio", "calle", "adresse", "rue"]),
         (.city, ["city", "town", "property city", "site city", "locality", "ciudad", "municipio", "ville", "commune"]),
         (.state, ["state", "province", "st", "property state", "site state", "state/province", "estado", "provincia"]),
-        (.zip, ["zip", "zip code", "zipcode", "postal code", "postcode", "property zip", "site zip", "zip/postal code", "zip5", "zip 5", "situs zip", "codigo postal", "cp", "code postal"]),
+        (.zip, ["zip", "zip code", "zipcode", "postal code", "postcode", "property zip", "site zip", "zip/postal code", "zip5", "zip 5", "situs zip", "postal", "post code", "property postal code", "codigo postal", "cp", "code postal"]),
         (.country, ["country", "pais", "pays"]),
         (.mailingAddress, ["mailing address", "mail address", "owner mailing address", "mailing address 1", "mailing addr", "mail addr", "owner mailing addr"]),
         (.mailingCity, ["mailing city", "mail city"]),
         (.mailingState, ["mailing state", "mail state"]),
-        (.mailingZip, ["mailing zip", "mail zip", "mailing zip code", "mailing postal code", "mailing zip5", "mail zip5"]),
+        (.mailingZip, ["mailing zip", "mail zip", "mailing zip code", "mailing postal code", "mailing zip5", "mail zip5", "mailing postal", "mail postal code"]),
         (.company, ["company", "organization", "organisation", "business", "company name", "empresa", "compania", "entreprise", "societe"]),
         (.notes, ["notes", "note", "comments", "comment", "description", "notas", "comentarios", "remarques", "commentaires"]),
         (.source, ["source", "lead source", "fuente", "origen"]),
@@ -67,8 +67,9 @@ public enum AutoMapper {
         var best: (field: LeadField, length: Int, end: Int)?
         for ((field, names), nameWords) in zip(foldedSynonyms, synonymWords) {
             // Short synonyms (`st`, `tel`, `cp`) are words inside too many headers; `zip` is not.
-            // `long` as a word is mostly not a longitude (`Long Description`): whole headers only.
-            for (name, needed) in zip(names, nameWords) where (name.count > 3 || name == "zip") && name != "long" {
+            // `long` as a word is mostly not a longitude (`Long Description`), nor `postal` a ZIP
+            // (`Postal Carrier Route`): whole headers only.
+            for (name, needed) in zip(names, nameWords) where (name.count > 3 || name == "zip") && name != "long" && name != "postal" {
                 guard needed.allSatisfy(words.contains),
                       let range = padded.range(of: " " + name + " ", options: .backwards) else { continue }
                 let end = padded.distance(from: padded.startIndex, to: range.upperBound)
