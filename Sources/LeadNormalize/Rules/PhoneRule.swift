@@ -89,7 +89,10 @@ public enum PhoneRule {
 
     /// The error for a region `knowsRegion` refuses.
     public static func unknownRegion(_ region: String) -> String {
-        "\"\(region)\" is not a phone region: give a two-letter ISO 3166 country code libphonenumber knows (US, CA, GB, MX, …)"
+        // The usual slips: the United Kingdom's own abbreviation, and three-letter codes.
+        let meant = ["UK": "GB", "USA": "US", "CAN": "CA", "MEX": "MX", "AUS": "AU", "GBR": "GB"][region.uppercased()]
+        return "\"\(region)\" is not a phone region: " + (meant.map { "did you mean \($0)? " } ?? "")
+            + "give a two-letter ISO 3166 country code libphonenumber knows (US, CA, GB, MX, …)"
     }
 
     /// Why phones cannot be trusted in this binary, or nil: a number every metadata version knows
