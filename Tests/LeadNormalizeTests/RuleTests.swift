@@ -311,6 +311,32 @@ import Testing
         #expect(ExcelRepair.usZip("02134", state: "MA") == .unchanged("02134"))
         if case .invalid = ExcelRepair.usZip("123456", state: "MA") {} else { Issue.record("6 digits accepted") }
     }
+
+    /// USPS numbers ZIP codes from 00501: five digits below it are no one's, and `00000` is an
+    /// export's "none".
+    @Test(arguments: ["00000", "00123", "00499", "00500", "00000-0000", "004991234", "00000.0", " 00042 "])
+    func zipsNoOneHasAreNotZips(input: String) {
+        guard case .invalid(let why) = ExcelRepair.usZip(input, state: "NY") else {
+            Issue.record("\(input) taken for a ZIP")
+            return
+        }
+        #expect(why.contains("numbered from 00501"))
+    }
+
+    @Test func theLowestZipsAreZips() {
+        #expect(ExcelRepair.usZip("00501", state: "NY") == .unchanged("00501"))
+        #expect(ExcelRepair.usZip("00544", state: nil) == .unchanged("00544"))
+        #expect(ExcelRepair.usZip("00601", state: "PR") == .unchanged("00601"))
+        #expect(ExcelRepair.usZip("005011234", state: "NY") == .repaired("00501-1234", "formatted as ZIP+4"))
+        // Three digits that would pad to a prefix no ZIP has are not padded.
+        if case .repaired = ExcelRepair.usZip("42", state: "NY") { Issue.record("42 padded") }
+    }
+
+    @Test func anAddressWithZipZerosSaysSo() {
+        let r = AddressRule.parse("1 Main St, Springfield, IL 00000")
+        #expect(r.address.postalCode == nil)
+        #expect(r.problems.contains { $0.contains("00000 is not a ZIP code") })
+    }
 }
 
 @Suite struct DateRuleTests {

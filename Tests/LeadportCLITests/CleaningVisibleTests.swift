@@ -89,4 +89,33 @@ import Testing
         #expect(addresses == ["12 ELM ST", "PO BOX 12"], "\(addresses)")
         #expect(contacts == ["12 ELM ST, BOSTON, MA 02134", "PO BOX 12, TAMPA, FL 33601"], "\(contacts)")
     }
+
+    /// `00000` (an export's "no ZIP") and the other numbers below 00501 are no one's ZIP code: the
+    /// row says so in its issues and its address goes without one, in the ZIP column or the
+    /// address line alike; 00501, the first ZIP, is taken.
+    @Test func zipsBelowTheFirstAreNamedNotTaken() throws {
+        let t = try RemoteImport()
+        defer { t.remove() }
+        let file = t.dir.appendingPathComponent("owners.csv")
+        try """
+            Owner,Site Address,City,St,Zip
+            Ann Lee,12 Elm St,Albany,NY,00000
+            Bo Park,9 Oak Ave,Holtsville,NY,00501
+            Cy Dunn,"4 Pine Rd, Troy, NY 00042",,,
+
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let db = t.dir.appendingPathComponent("z.db").path
+        let run = try Leadport.run(["import", file.path, "--to", "sqlite:" + db, "--campaign", "Zips", "--progress", "jsonl"])
+        let rows = Dictionary(events(run.stderr).filter { $0["event"] as? String == "row" }.map { ($0["row"] as! Int, $0) }) { a, _ in a }
+        func issues(_ row: Int) -> [[String: Any]] { (rows[row]?["issues"] as? [[String: Any]]) ?? [] }
+        #expect(issues(2).contains { $0["code"] as? String == "invalid_address" && $0["column"] as? String == "Zip"
+                && ($0["message"] as? String)?.contains("numbered from 00501") == true }, "\(issues(2))")
+        #expect(!issues(3).contains { $0["code"] as? String == "invalid_address" }, "\(issues(3))")
+        #expect(issues(4).contains { $0["code"] as? String == "invalid_address" && $0["column"] as? String == "Site Address"
+                && ($0["message"] as? String)?.contains("00042 is not a ZIP code") == true }, "\(issues(4))")
+        let postal = try DatabaseQueue(path: db).read { db in
+            try Dictionary(Row.fetchAll(db, sql: "SELECT house_number, postal_code FROM campaign_addresses").map { ($0[0] as String, $0[1] as String?) }) { a, _ in a }
+        }
+        #expect(postal["12"] == .some(nil) && postal["9"] == "00501" && postal["4"] == .some(nil), "\(postal)")
+    }
 }

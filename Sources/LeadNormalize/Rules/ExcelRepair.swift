@@ -57,7 +57,7 @@ public enum ExcelRepair {
     public static func usZip(_ text: String, state: String?) -> ZipRepair {
         var t = text.trimmed
         // Most ZIPs are already five digits.
-        if t.utf8.count == 5, t.utf8.allSatisfy(isDigit) { return .unchanged(t) }
+        if t.utf8.count == 5, t.utf8.allSatisfy(isDigit) { return unassigned(t) ? .invalid(noSuchZip(text)) : .unchanged(t) }
         // On the bytes: a ZIP is ASCII digits, hyphens and spaces, so any other byte ends it.
         var bytes = Array(t.utf8)
         if bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "."), bytes[bytes.count - 1] == UInt8(ascii: "0") {
@@ -69,6 +69,7 @@ public enum ExcelRepair {
         guard shapeOK, !digits.isEmpty else { return .invalid("not a ZIP code") }
         let state = state.map { StateTable.code(for: $0) ?? $0.uppercased() }
         func checked(_ zip5: String, _ plus4: String?, _ note: String?) -> ZipRepair {
+            if unassigned(zip5) { return .invalid(noSuchZip(text)) }
             let formatted = plus4.map { "\(zip5)-\($0)" } ?? zip5
             if let note {
                 guard let state, StateTable.zipFits(zip5, state: state) else {
@@ -79,7 +80,6 @@ public enum ExcelRepair {
             return formatted == t ? .unchanged(formatted) : .repaired(formatted, "formatted as ZIP+4")
         }
         switch digits.utf8.count {
-        case 5 where bytes.count == 5: return .unchanged(t)
         case 5: return checked(digits, nil, nil)
         case 9: return checked(String(digits.prefix(5)), String(digits.suffix(4)), nil)
         case 4: return checked("0" + digits, nil, "leading zero restored")
@@ -105,6 +105,16 @@ public enum ExcelRepair {
         address.postalCode = zip.utf8.count == 5 ? zip : String(zip.utf8.prefix(5))!
         address.zip4 = zip.utf8.count == 10 ? String(zip.utf8.suffix(4))! : nil
         return (repair, nil)
+    }
+
+    /// Whether five digits are below 00501, where USPS's numbering starts (Holtsville, NY): no
+    /// ZIP code is. `00000` is what a form or an export writes for "no ZIP".
+    static func unassigned(_ zip5: String) -> Bool {
+        zip5.utf8.prefix(5).reduce(0) { $0 * 10 + Int($1) - 48 } < 501
+    }
+
+    private static func noSuchZip(_ text: String) -> String {
+        "\(text) is not a ZIP code: they are numbered from 00501"
     }
 
     private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
