@@ -129,11 +129,17 @@ private func read(_ reader: any RowReader) throws -> [RawRow] {
 
     /// Formats of zeros (Excel's ZIP Code, ZIP+4 and Social Security formats) give a whole
     /// number its leading zeros; any other character, a hyphen not between zeros, or a single
-    /// zero leaves the number as stored.
+    /// zero leaves the number as stored. Sections: the one a positive number shows in, or
+    /// conditions choosing among patterns. A code longer than Excel allows, or with more zeros
+    /// than an identifier has, is not a padding.
     @Test(arguments: [
-        ("00000", [5]), ("00000\\-0000", [5, 4]), ("000-00-0000", [3, 2, 4]), ("00", [2]),
+        ("00000", [5]), ("00000\\-0000", [5, 4]), ("000-00-0000", [3, 2, 4]), ("00", [2]), ("00000\"-\"0000", [5, 4]),
+        ("00000;-00000", [5]), ("00000;@", [5]), ("[<=99999]00000;00000-0000", [5]), ("[>99999]00000-0000;00000", [5, 4]),
         ("0", nil), ("#####", nil), ("00000-", nil), ("-00000", nil), ("00--00", nil), ("00000\\", nil), ("0000\\ 0", nil),
-        ("00.00", nil), ("#,##0", nil), ("00000;-00000", nil), ("\"ZIP \"00000", nil), ("", nil),
+        ("00.00", nil), ("#,##0", nil), ("\"ZIP \"00000", nil), ("", nil), ("00000\"-0000", nil), ("[Red]00000", nil),
+        ("#,##0;00000", nil), ("[<=99999]00000;#,##0", nil), ("@", nil),
+        (String(repeating: "0", count: 30), Array(repeating: 30, count: 1)), (String(repeating: "0", count: 31), nil),
+        (String(repeating: "00-", count: 100) + "0", nil), (String(repeating: "0", count: 10_000_000), nil),
     ] as [(String, [Int]?)])
     func zeroPaddingFormats(code: String, groups: [Int]?) {
         #expect(ZeroPadding(formatCode: code)?.groups == groups)
@@ -151,6 +157,14 @@ private func read(_ reader: any RowReader) throws -> [RawRow] {
         // A five-digit ZIP (or less) under ZIP+4: Excel's `00009-0210` is no one's ZIP.
         #expect(text("00000-0000", "90210") == nil && text("00000-0000", "7102") == nil)
         #expect(text("00000-0000", "123456") == "00012-3456")
+        // Other groups are padded as Excel pads them (SSN area numbers 001–009 are real).
+        #expect(text("000-00-0000", "1234567") == "001-23-4567" && text("000-00-0000", "5") == "000-00-0005")
+        #expect(text("00000\"-\"0000", "21341234") == "02134-1234" && text("00000;@", "2134") == "02134")
+        // The usual recipe for a column of ZIPs and ZIP+4s: each number in the section its size chooses.
+        let recipe = "[<=99999]00000;00000-0000"
+        #expect(text(recipe, "2134") == "02134" && text(recipe, "90210") == "90210" && text(recipe, "21341234") == "02134-1234")
+        // Zero in the third section when there is one; a number no condition takes stays the number.
+        #expect(text("00000;-00000;000", "0") == "000" && text("[<100]00;[>1000]00000", "500") == nil)
         // Whole numbers however the writer spelt them.
         #expect(text("00000", "2134.0") == "02134" && text("00000", "2.134E3") == "02134" && text("00000", "-0") == "00000" && text("00000", "0") == "00000")
         #expect(text("000-00-0000", "1.2345678E7") == "012-34-5678")

@@ -129,7 +129,7 @@ struct NumberFormat: Sendable {
         }
     }
 
-    private static func holds(_ condition: (op: String, threshold: Double), _ value: Double) -> Bool {
+    static func holds(_ condition: (op: String, threshold: Double), _ value: Double) -> Bool {
         switch condition.op {
         case "<": return value < condition.threshold
         case "<=": return value <= condition.threshold
@@ -188,42 +188,108 @@ struct NumberFormat: Sendable {
 }
 
 /// A format of zeros alone, or groups of zeros joined by hyphens (`00000`, `00000\-0000`,
-/// `000-00-0000`, at least two zeros in all): Excel's ZIP Code, ZIP+4 and Social Security
-/// formats, and the usual way a list keeps an identifier's leading zeros in a number. What
-/// Excel shows is the identifier (`2134` under `00000` is ZIP 02134), so the reader gives that
-/// text. Other decorations (literal text, thousands separators, phone patterns) are not the
-/// value and are not applied: the reader gives the number.
+/// `000-00-0000`, `00000"-"0000`, at least two zeros in all): Excel's ZIP Code, ZIP+4 and Social
+/// Security formats, and the usual way a list keeps an identifier's leading zeros in a number.
+/// What Excel shows is the identifier (`2134` under `00000` is ZIP 02134), so the reader gives
+/// that text. The format may have sections, each such a pattern, chosen as Excel chooses
+/// (`[<=99999]00000;00000-0000`, the usual recipe for a column of ZIPs and ZIP+4s), and a text
+/// section (`00000;@`); without conditions only the sections a non-negative number shows in
+/// must be patterns. Other decorations (literal text, thousands separators, phone patterns) are
+/// not the value and are not applied: the reader gives the number.
 struct ZeroPadding: Sendable, Equatable {
-    /// The zeros in each group, left to right.
-    let groups: [Int]
+    /// Excel keeps a format code to 255 characters; an identifier has far fewer than 30 digits.
+    /// A longer code is not a padding (a hostile file's megabytes of zeros are never built).
+    static let longestCode = 255, mostZeros = 30
+
+    struct Section: Sendable, Equatable {
+        var condition: Condition?
+        /// The zeros in each group, left to right.
+        var groups: [Int]
+    }
+
+    struct Condition: Sendable, Equatable {
+        var op: String
+        var threshold: Double
+
+        func holds(_ value: Double) -> Bool { NumberFormat.holds((op, threshold), value) }
+    }
+
+    /// The sections a non-negative number can show in: with conditions, every section but the
+    /// text one, in order; without, the first (positive numbers) and the third (zero), if any.
+    let sections: [Section]
+    /// Whether `sections` are chosen by their conditions.
+    let conditional: Bool
+
+    /// The first section's groups.
+    var groups: [Int] { sections[0].groups }
 
     init?(formatCode code: String) {
+        guard code.utf8.count <= Self.longestCode else { return nil }
+        let parts = NumberFormat.split(code).filter { !NumberFormat.isText($0) }
+        guard !parts.isEmpty else { return nil }
+        let conditions = parts.map(Self.condition)
+        if conditions.contains(where: { $0 != nil }) {
+            var sections: [Section] = []
+            for (part, condition) in zip(parts, conditions) {
+                guard let groups = Self.groups(condition?.1 ?? Substring(part)) else { return nil }
+                sections.append(Section(condition: condition?.0, groups: groups))
+            }
+            (self.sections, conditional) = (sections, true)
+        } else {
+            // Positive numbers show in the first section, zero in the third when there is one.
+            let used = parts.count >= 3 ? [parts[0], parts[2]] : [parts[0]]
+            var sections: [Section] = []
+            for part in used {
+                guard let groups = Self.groups(Substring(part)) else { return nil }
+                sections.append(Section(condition: nil, groups: groups))
+            }
+            (self.sections, conditional) = (sections, false)
+        }
+    }
+
+    /// A section's `[op number]` condition and the text after it, when it starts with one.
+    private static func condition(_ part: String) -> (Condition, Substring)? {
+        guard part.hasPrefix("["), let close = part.firstIndex(of: "]"),
+              let found = NumberFormat.condition(String(part[...close])) else { return nil }
+        return (Condition(op: found.op, threshold: found.threshold), part[part.index(after: close)...])
+    }
+
+    /// The zeros of each group of a pattern (`00000`, `00000\-0000`, `000"-"00"-"0000`); nil
+    /// for anything else.
+    private static func groups(_ pattern: Substring) -> [Int]? {
         var groups = [0]
-        var bytes = code.utf8[...]
+        var bytes = pattern.utf8[...]
         while let b = bytes.popFirst() {
             switch b {
             case UInt8(ascii: "0"):
                 groups[groups.count - 1] += 1
-            case UInt8(ascii: "\\") where bytes.first == UInt8(ascii: "-"), UInt8(ascii: "-"):
-                if b == UInt8(ascii: "\\") { bytes = bytes.dropFirst() }
-                // A hyphen only between groups of zeros.
+            case UInt8(ascii: "-"), UInt8(ascii: "\\"), UInt8(ascii: "\""):
+                // A hyphen, bare, escaped or quoted alone, and only between groups of zeros.
+                if b == UInt8(ascii: "\\") {
+                    guard bytes.popFirst() == UInt8(ascii: "-") else { return nil }
+                } else if b == UInt8(ascii: "\"") {
+                    guard bytes.popFirst() == UInt8(ascii: "-"), bytes.popFirst() == UInt8(ascii: "\"") else { return nil }
+                }
                 guard groups[groups.count - 1] > 0 else { return nil }
                 groups.append(0)
             default:
                 return nil
             }
         }
-        guard groups[groups.count - 1] > 0, groups.reduce(0, +) >= 2 else { return nil }
-        self.groups = groups
+        let zeros = groups.reduce(0, +)
+        guard groups[groups.count - 1] > 0, zeros >= 2, zeros <= mostZeros else { return nil }
+        return groups
     }
 
     /// The text Excel shows for a stored whole number (`2134`, `2134.0`, `2.134E3` → `02134`);
-    /// nil for anything else (a fraction, a negative number), which the reader gives as the
-    /// number. A number longer than the zeros keeps its extra digits in the first group.
+    /// nil for anything else (a fraction, a negative number, a number no section shows), which
+    /// the reader gives as the number. A number longer than the zeros keeps its extra digits in
+    /// the first group.
     ///
-    /// With groups, the number must reach two digits into the first: a five-digit ZIP in a
-    /// column formatted ZIP+4 (`90210` under `00000-0000`) shows in Excel as `00009-0210`,
-    /// which is no one's ZIP; given as the number, the ZIP rule reads it as the ZIP it is.
+    /// Under ZIP+4 (`00000-0000`) the number must reach two digits into the ZIP: a five-digit
+    /// ZIP in a column formatted ZIP+4 (`90210`) shows in Excel as `00009-0210`, which is no
+    /// one's ZIP; given as the number, the ZIP rule reads it as the ZIP it is. Other groups
+    /// (`000-00-0000`) are padded as Excel pads them.
     func text(_ stored: UnsafeBufferPointer<UInt8>) -> String? {
         let number: [UInt8]
         if !stored.isEmpty, stored.count <= 15, stored.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
@@ -234,15 +300,36 @@ struct ZeroPadding: Sendable, Equatable {
         } else {
             return nil
         }
+        guard let groups = section(for: number)?.groups else { return nil }
+        if groups == [5, 4], number.count < 6 { return nil }
         let width = groups.reduce(0, +)
-        if groups.count > 1, number.count < width - groups[0] + 2 { return nil }
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: max(0, width - number.count)) + number
-        // Hyphens from the right: every group but the first has exactly its zeros' digits.
-        var end = digits.count
-        for group in groups.dropFirst().reversed() {
-            end -= group
-            digits.insert(UInt8(ascii: "-"), at: end)
+        var text = [UInt8]()
+        text.reserveCapacity(max(width, number.count) + groups.count)
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - number.count)))
+        text.append(contentsOf: number)
+        guard groups.count > 1 else { return String(decoding: text, as: UTF8.self) }
+        // Hyphens, in one pass: every group but the first has exactly its zeros' digits.
+        let first = text.count - (width - groups[0])
+        var out = [UInt8]()
+        out.reserveCapacity(text.count + groups.count - 1)
+        out.append(contentsOf: text[..<first])
+        var at = first
+        for group in groups.dropFirst() {
+            out.append(UInt8(ascii: "-"))
+            out.append(contentsOf: text[at..<(at + group)])
+            at += group
         }
-        return String(decoding: digits, as: UTF8.self)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The section a non-negative whole number (its digits, without leading zeros) shows in.
+    private func section(for number: [UInt8]) -> Section? {
+        guard conditional else { return number.isEmpty && sections.count > 1 ? sections[1] : sections[0] }
+        let value = Double(String(decoding: number, as: UTF8.self)) ?? 0
+        for section in sections {
+            guard let condition = section.condition else { return section }
+            if condition.holds(value) { return section }
+        }
+        return nil
     }
 }

@@ -78,13 +78,14 @@ final class StylesHandler: XMLHandler {
         var zeroPadded: [Int: ZeroPadding] = [:]
         let kinds = cellFormatIDs.enumerated().map { k, id in
             guard let code = customFormats[id] else { return NumberKind.builtIn(id) }
-            if let format = NumberFormat(formatCode: code) {
-                byValue[k] = format
-                return .byValue
-            }
+            // First: a padding's sections (`[<=99999]00000;00000-0000`) are all numbers.
             if let padding = ZeroPadding(formatCode: code) {
                 zeroPadded[k] = padding
                 return .zeroPadded
+            }
+            if let format = NumberFormat(formatCode: code) {
+                byValue[k] = format
+                return .byValue
             }
             return NumberKind.classify(formatCode: code)
         }
