@@ -43,10 +43,11 @@ public final class EnrichRun: @unchecked Sendable {
         let started = Date()
         let runID = UUID().uuidString.lowercased()
         let file = options.file
+        // Planned first: a list with nothing to enrich leaves no cache behind.
+        let plan = try ColumnPlan.make(path: file, options: options.reader, mapping: options.mapping)
         // A dry run leaves no file behind: a cache that is not there yet is an empty one in memory.
         let store = try LeadStore(path: options.dryRun && !FileManager.default.fileExists(atPath: options.databasePath) ? ":memory:" : options.databasePath)
         defer { try? store.close() }
-        let plan = try ColumnPlan.make(path: file, options: options.reader, mapping: options.mapping)
         let columns = try enrichment.columns(for: plan, file: file)
         let names = plan.columnNames
         let total = options.countsRows ? try openRowReader(path: file, options: options.reader).count().rows - plan.rowsThroughHeader : 0

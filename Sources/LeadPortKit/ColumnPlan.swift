@@ -49,12 +49,38 @@ public struct ColumnPlan: Sendable {
     public var surnameFirst: Set<Int> = []
     public var mapping: Mapping
 
+    /// The rows read to plan from: the header is looked for in the first 30.
+    static let headRows = 200
+
+    /// The plan of a list with nothing in it: no columns (its blank rows, if any, are skipped
+    /// as blank).
+    public static func empty(mapping: Mapping?) -> ColumnPlan {
+        ColumnPlan(headerRow: nil, rowsThroughHeader: 0, headers: [], width: 0, fields: [:], transforms: [:], ignored: [], suggestions: [], mapping: mapping ?? Mapping())
+    }
+
     /// Reads the head of the file, finds the header and plans the columns. Throws
-    /// `MappingError.lowConfidence` when auto-mapping cannot find any identifying field.
+    /// `MappingError.lowConfidence` when auto-mapping cannot find any identifying field, and
+    /// `MappingError.nothingToPlan` for standard input (`-`: the file is read again for its
+    /// rows) and for a file or sheet whose first rows hold no text.
     public static func make(path: String, options: RowReaderOptions, mapping given: Mapping?) throws -> ColumnPlan {
+        if path == "-" {
+            throw MappingError.nothingToPlan("-", "a list is read twice, its head to plan the columns and then every row, which standard input cannot be: save it to a file first (leadport cat - --format csv > list.csv)")
+        }
         let reader = try openRowReader(path: path, options: options)
         var head: [RawRow] = []
-        while head.count < 200, let row = try reader.next() { head.append(row) }
+        while head.count < headRows, let row = try reader.next() { head.append(row) }
+        let file = reader.description.file
+        // An empty file or sheet has no columns to guess or to map: said as such (not as a
+        // mapping that finds none of its columns).
+        if head.allSatisfy({ $0.cells.allSatisfy { $0.allSatisfy(\.isWhitespace) } }) {
+            let sheet = reader.description.sheet.map { "its sheet \"\($0.name)\" (\($0.position) of \(reader.description.sheets.count))" } ?? "it"
+            let other = reader.description.sheets.count > 1 ? "; choose another with --sheet NAME|INDEX (`leadport inspect \(file)` lists them)" : ""
+            // Blank rows as far as the head goes: there may be a list below, which no plan was made for.
+            guard head.count < headRows else {
+                throw MappingError.lowConfidence(file, "there is nothing to import: \(sheet) holds no cells with text in its first \(headRows) rows" + other)
+            }
+            throw MappingError.nothingToPlan(file, "there is nothing to import: \(sheet) holds no cells with text" + other)
+        }
         var headerIndex: Int?
         if let row = given?.headerRow {
             headerIndex = head.firstIndex { $0.location.row == row }
@@ -73,14 +99,6 @@ public struct ColumnPlan: Sendable {
         let suggestions = ParallelMap.map(Array(0..<width), chunk: 1) { k in
             let values = sample.compactMap { k < $0.cells.count && !$0.cells[k].isEmpty ? $0.cells[k] : nil }
             return AutoMapper.suggest(header: k < headers.count ? headers[k] : "", values: values, column: k)
-        }
-        let file = reader.description.file
-        // An empty file or sheet has no columns to guess or to map: said as such (not as a
-        // mapping that finds none of its columns).
-        if head.allSatisfy({ $0.cells.allSatisfy { $0.allSatisfy(\.isWhitespace) } }) {
-            let sheet = reader.description.sheet.map { "its sheet \"\($0.name)\" (\($0.position) of \(reader.description.sheets.count))" } ?? "it"
-            throw MappingError.lowConfidence(file, "there is nothing to import: \(sheet) holds no cells with text"
-                + (reader.description.sheets.count > 1 ? "; choose another with --sheet NAME|INDEX (`leadport inspect \(file)` lists them)" : ""))
         }
         var mapping: Mapping
         if let given, !given.columns.isEmpty {

@@ -73,6 +73,8 @@ public struct SyncJob {
         request.strictFields = job.strictFields
         (request.preset, request.mapping, request.enrich) = (job.preset, job.mapping, job.enrich)
         (request.campaign, request.user, request.region) = (job.campaign, job.user, job.region)
+        // A file left empty tonight is delivered whole (it has no rows): the job goes on.
+        request.emptyListsAllowed = true
         return request
     }
 

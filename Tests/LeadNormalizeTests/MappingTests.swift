@@ -150,6 +150,8 @@ private func problem(_ yaml: String) -> String? {
         // County parcel exports: the five-digit ZIP as `Zip5`, the owner's as `Mail Zip5`.
         ("Zip5", .zip), ("ZIP 5", .zip), ("Situs Zip", .zip), ("Mail Zip5", .mailingZip), ("Mailing Zip5", .mailingZip),
         ("Postal", .zip), ("Post Code", .zip), ("Mailing Postal", .mailingZip),
+        // The owner's, however it is spelt: `Post Code` inside them is not the property's ZIP.
+        ("Mailing Post Code", .mailingZip), ("Mail Post Code", .mailingZip), ("Mail Postal", .mailingZip), ("Mailing Postcode", .mailingZip),
     ])
     func englishHeaders(header: String, expected: LeadField) {
         let (f, c) = field(header)

@@ -421,9 +421,10 @@ import Testing
         #expect(PhoneRule.selfCheck() == nil)
     }
 
-    /// A default region the library has no metadata for made every number without `+` "not a
-    /// phone number", silently. The regions known are libphonenumber's own: held, over all 676
-    /// two-letter codes, to the list Python's phonenumbers (the same metadata) gives.
+    /// A default region the library has no metadata for would make every number without `+`
+    /// "not a phone number", so only known regions are taken. They are libphonenumber's own:
+    /// held, over all 676 two-letter codes, to the list Python's phonenumbers gives (the same
+    /// project's metadata; a newer release that adds a region changes this list).
     @Test func theRegionsKnownAreLibphonenumbers() throws {
         let text = try String(contentsOf: Fixture.url("phone/supported-regions.txt"), encoding: .utf8)
         let listed = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))

@@ -58,14 +58,14 @@ import Testing
     }
 
     /// A job's phone region is one libphonenumber knows, or the configuration is refused at
-    /// its line (an unknown one made every phone written without `+` "not a phone number").
+    /// its line (an unknown one would make every phone written without `+` "not a phone number").
     @Test func aJobsRegionIsAPhoneRegion() throws {
         #expect(try job("region: ca").job.region == "ca")
         #expect {
             _ = try job("region: USA")
         } throws: { error in
             let text = "\(error)"
-            return text.contains("\"USA\" is not a phone region") && text.contains("sync.yaml")
+            return text.contains("\"USA\" is not a phone region") && text.contains("sync.yaml:7:")
         }
     }
 

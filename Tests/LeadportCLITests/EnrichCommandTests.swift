@@ -221,4 +221,18 @@ import Testing
         let keyless = try Leadport.run(["enrich", list, "--spec", try spec(), "--export", "out.csv"], in: dir, environment: env)
         #expect(keyless.status == 2 && keyless.stderr.contains("OPENAI_API_KEY"), "\(keyless.stderr)")
     }
+
+    /// A list is read twice (its head for the columns, then its rows): standard input is refused
+    /// with how to save it, before anything is asked or written, and so is an empty list.
+    @Test func standardInputAndAnEmptyListAreRefused() throws {
+        let before = try requests()
+        let piped = try Leadport.run(["enrich", "-", "--spec", try spec(), "--export", "out.csv", "--ledger", "stdin.db"], in: dir,
+                                     stdin: Data("Name,Email\nAnn Lee,ann@example.com\n".utf8), environment: environment)
+        #expect(piped.status == 2 && piped.stderr.contains("standard input cannot be") && piped.stderr.contains("leadport cat -"), "\(piped.stderr)")
+        let empty = try write("empty.csv", "\n,,\n")
+        let nothing = try leadport(["enrich", empty, "--spec", try spec(), "--export", "out.csv", "--ledger", "empty.db"])
+        #expect(nothing.result.status == 2 && nothing.result.stderr.contains("there is nothing to import"), "\(nothing.result.stderr)")
+        #expect(try requests() == before)
+        for left in ["out.csv", "stdin.db", "empty.db"] { #expect(!FileManager.default.fileExists(atPath: path(left)), "\(left) left behind") }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LeadTesting
 import Testing
 
@@ -236,9 +237,11 @@ import Testing
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
     }
 
-    /// An empty sheet (or file) was refused as "could not tell which columns hold names…",
-    /// which sent the user to write a mapping for a sheet with nothing in it.
+    /// An empty sheet (or file) says so, and where the list may be, rather than "could not tell
+    /// which columns hold names…", which would send the user to write a mapping for a sheet with
+    /// nothing in it. A database the refused run made is not left behind; one it found is kept.
     @Test func anEmptySheetSaysThereIsNothingToImportAndWhereTheListIs() throws {
+        try write("leads.csv", Self.leads)
         let workbook = Fixture.url("xlsx/empty-first-sheet-openpyxl.xlsx").path
         let first = try Leadport.run(["import", workbook, "--to", "sqlite:a.db"], in: dir)
         #expect(first.status == 2 && first.stderr.contains("there is nothing to import: its sheet \"Notes\" (1 of 2) holds no cells with text")
@@ -249,15 +252,35 @@ import Testing
         try write("empty.csv", "\n,,,\n  ,\t\n")
         let csv = try Leadport.run(["import", "empty.csv", "--to", "sqlite:b.db"], in: dir)
         #expect(csv.status == 2 && csv.stderr.contains("empty.csv: there is nothing to import: it holds no cells with text"), "\(csv.stderr)")
-        // Standard input cannot be read twice (the columns' plan, then the rows): it looked empty.
+        #expect(!FileManager.default.fileExists(atPath: path("b.db")) && !FileManager.default.fileExists(atPath: path("b.db-wal")))
+        // Standard input cannot be read twice (the columns' plan, then the rows).
         let stdin = try Leadport.run(["import", "-", "--to", "sqlite:c.db"], in: dir, stdin: Data(Self.leads.utf8))
         #expect(stdin.status == 2 && stdin.stderr.contains("not from standard input (-)") && !stdin.stderr.contains("nothing to import"), "\(stdin.stderr)")
         let preset = try Leadport.run(["import", "empty.csv", "--preset", "generic-leads", "--to", "sqlite:b.db"], in: dir)
         #expect(preset.status == 2 && preset.stderr.contains("there is nothing to import"), "\(preset.stderr)")
+        func contacts() throws -> Int? { try DatabaseQueue(path: path("a.db")).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") } }
+        let held = try contacts()
+        let kept = try Leadport.run(["import", "empty.csv", "--to", "sqlite:a.db"], in: dir)
+        let after = try contacts()
+        #expect(kept.status == 2 && (held ?? 0) > 0 && after == held, "\(kept.stderr)")
+        // Beside a list with rows, an empty one is passed over with a warning: nothing is lost.
+        let both = try Leadport.run(["import", "empty.csv", "leads.csv", "--to", "sqlite:e.db", "--progress", "jsonl"], in: dir)
+        let events = both.stderr.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        #expect(both.status == 0 && events.contains { $0["event"] as? String == "warning" && $0["code"] as? String == "empty_list"
+                    && ($0["message"] as? String)?.contains("empty.csv: there is nothing to import") == true }, "\(both.stderr)")
+        #expect(events.filter { $0["event"] as? String == "row" && $0["outcome"] as? String == "created" }.count == 2, "\(both.stderr)")
+        // `inspect` reads standard input once, but a mapping's plan reads it again.
+        let inspected = try Leadport.run(["inspect", "-", "--preset", "generic-leads"], in: dir, stdin: Data(Self.leads.utf8))
+        #expect(inspected.status == 2 && inspected.stderr.contains("standard input cannot be"), "\(inspected.stderr)")
+        // Blank rows past the head that is read to plan: said as what was looked at.
+        try write("blank-head.csv", String(repeating: ",,\n", count: 250) + "Name,Email\nAnn Lee,ann@example.com\n")
+        let late = try Leadport.run(["import", "blank-head.csv", "--to", "sqlite:d.db"], in: dir)
+        #expect(late.status == 2 && late.stderr.contains("holds no cells with text in its first 200 rows"), "\(late.stderr)")
     }
 
-    /// A default phone region libphonenumber does not know made every phone written without
-    /// `+` "not a phone number" and the run exit 0: refused before anything is read or written.
+    /// A default phone region libphonenumber does not know would make every phone written
+    /// without `+` "not a phone number" while the run exits 0: it is refused before anything is
+    /// read or written, naming the code meant for the usual slips.
     @Test func anUnknownPhoneRegionIsRefused() throws {
         try write("leads.csv", Self.leads)
         let run = try Leadport.run(["import", "leads.csv", "--to", "sqlite:a.db", "--region", "XX"], in: dir)

@@ -210,6 +210,28 @@ import Testing
     }
 
     /// While a run holds a job, another exits 4 at once, saying so, and does nothing.
+    /// A file an export left empty tonight has no rows to lose: the job passes over it with a
+    /// warning, delivers it whole (it is not read again), and the next night's file goes on.
+    @Test func anEmptyFileTonightDoesNotFailTheJob() throws {
+        try write("sync.yaml", """
+            ledger: ledger.db
+            jobs:
+              - name: inbox
+                source:
+                  files: "inbox/*.csv"
+                to: [sqlite:out.db]
+            """)
+        try write("inbox/a.csv", "")
+        let first = try sync()
+        #expect(first.result.status == 0 && first.events.contains { $0["event"] as? String == "warning" && $0["code"] as? String == "empty_list" },
+                "\(first.result.stderr.suffix(500))")
+        try write("inbox/b.csv", "Name,Email\nAnn Lee,ann@example.com\n")
+        let second = try sync()
+        let rows = Self.rows(second.events)
+        #expect(second.result.status == 0 && rows.count == 1 && (rows.first?["file"] as? String ?? "").hasSuffix("b.csv"), "\(second.result.stderr.suffix(500))")
+        #expect(!second.events.contains { $0["code"] as? String == "empty_list" }, "the empty file was read again")
+    }
+
     @Test func aSecondRunOfAJobExitsFour() throws {
         try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: \"inbox/*.csv\"}\n    to: [sqlite:out.db]\n")
         try write("inbox/a.csv", "Name,Email\nAnn Lee,ann@example.com\n")

@@ -21,6 +21,7 @@ extension ImportRequest {
         if let problem = PhoneRule.selfCheck() { throw ImportRequestError(problem) }
         var options = ImportOptions(files: files)
         options.reader.sheet = sheet
+        options.emptyListsAllowed = emptyListsAllowed
         let parsed = try parsedTargets()
         let settings = try Settings.load()
         options.embedded = false

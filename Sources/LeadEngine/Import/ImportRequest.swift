@@ -35,6 +35,10 @@ public struct ImportRequest: Sendable, Equatable {
     public var export: String?
     public var report: String?
     public var rejects: String?
+    /// Whether a list with nothing in it is passed over (said in a warning) even when it is the
+    /// only one: a sync job's file that its export left empty tonight. Otherwise an empty list
+    /// is passed over only beside others that have rows, and alone is refused.
+    public var emptyListsAllowed = false
 
     public init(files: [String]) { self.files = files }
 
@@ -52,7 +56,7 @@ public struct ImportRequest: Sendable, Equatable {
             throw ImportRequestError("--plan cannot hold an enrichment's answers: enrich first (leadport enrich FILE --spec SPEC --export processed.xlsx), then plan the import of processed.xlsx")
         }
         // A list is read twice (its head to plan the columns, then every row): standard input
-        // cannot be, and read as a file it looked empty the second time.
+        // cannot be. Said here too, before any destination is opened.
         if files.contains("-") {
             throw ImportRequestError("import reads its lists from files, not from standard input (-): save it to a file first (leadport cat - --format csv > list.csv)")
         }

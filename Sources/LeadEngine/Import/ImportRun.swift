@@ -151,8 +151,15 @@ public final class ImportRun: @unchecked Sendable {
         } : nil
         defer { _ = try? counted?.value() }
         // A dry run leaves no file behind: a database that is not there yet is made in memory.
-        let store = try LeadStore(path: options.dryRun && !FileManager.default.fileExists(atPath: options.databasePath) ? ":memory:" : options.databasePath)
-        defer { try? store.close() }
+        let new = !FileManager.default.fileExists(atPath: options.databasePath)
+        let store = try LeadStore(path: options.dryRun && new ? ":memory:" : options.databasePath)
+        // Nor does a run refused before its first row (a list with nothing to import): the
+        // database it made for it is removed.
+        var refused = false
+        defer {
+            try? store.close()
+            if refused && new && !options.dryRun { LeadStore.remove(options.databasePath) }
+        }
         for lane in lanes { lane.ledgerWasEmpty = !(try store.hasLedger(destination: lane.ledgerName)) }
         // For one remote destination, rows are hashed as they come: a row the ledger has seen as
         // it is now (same cells, same mapping and options, same rules) is passed over without
@@ -172,7 +179,25 @@ public final class ImportRun: @unchecked Sendable {
         let byRowHash = passing.flatMap { lane in lane.ledgerWasEmpty ? nil : Background(name: "leadport-ledger") { [store] in
             try store.ledgerByRowHash(destination: lane.ledgerName, limit: Self.ledgerPreloadLimit(inputBytes: inputBytes))
         } }
-        var plans = try options.files.map { try ColumnPlan.make(path: $0, options: readerOptions(), mapping: options.mapping) }
+        var plans: [ColumnPlan] = []
+        // A list with nothing in it has no rows to lose: beside others (or in a sync job) it is
+        // passed over, said in a warning; alone, the run is refused.
+        var empty: [(file: String, error: MappingError)] = []
+        do {
+            for file in options.files {
+                do {
+                    plans.append(try ColumnPlan.make(path: file, options: readerOptions(), mapping: options.mapping))
+                } catch let error as MappingError where error.isEmptyList {
+                    empty.append((file, error))
+                    plans.append(ColumnPlan.empty(mapping: options.mapping))
+                }
+            }
+            if let first = empty.first, empty.count == options.files.count, !options.emptyListsAllowed { throw first.error }
+        } catch {
+            refused = true
+            throw error
+        }
+        for (_, error) in empty { emit(.warning(RunWarning(code: "empty_list", message: "\(error): passed over"))) }
         // With an enrichment: what each file sends the model (its own columns), and its plan
         // with the answers as columns after them.
         let enrichment = options.enrichment
@@ -191,7 +216,7 @@ public final class ImportRun: @unchecked Sendable {
         let target = options.mapping?.target.rawValue
         for lane in lanes { lane.destination.attach(store, dryRun: options.dryRun) }
         // Every file is read with the same mapping (or none): its policies hold for the run.
-        let mapping = options.mapping ?? plans.first?.mapping ?? Mapping()
+        let mapping = options.mapping ?? plans.first(where: { $0.width > 0 })?.mapping ?? Mapping()
         for lane in lanes { try lane.configure(mapping, strictFields: options.strictFields) }
         // Said before anything is sent: live events that start action plans, columns with no
         // place at a destination.

@@ -171,6 +171,8 @@ public struct ImportOptions: @unchecked Sendable {
     /// Called on the recording thread after each commit of the ledger (`sync --worker` copies
     /// what was recorded to the shared ledger then); an error fails the run.
     public var afterCommit: (() throws -> Void)?
+    /// `ImportRequest.emptyListsAllowed`.
+    public var emptyListsAllowed = false
 
     public init(files: [String]) { self.files = files }
 }

@@ -32,7 +32,7 @@ public enum AutoMapper {
         (.mailingAddress, ["mailing address", "mail address", "owner mailing address", "mailing address 1", "mailing addr", "mail addr", "owner mailing addr"]),
         (.mailingCity, ["mailing city", "mail city"]),
         (.mailingState, ["mailing state", "mail state"]),
-        (.mailingZip, ["mailing zip", "mail zip", "mailing zip code", "mailing postal code", "mailing zip5", "mail zip5", "mailing postal", "mail postal code"]),
+        (.mailingZip, ["mailing zip", "mail zip", "mailing zip code", "mailing postal code", "mailing zip5", "mail zip5", "mailing postal", "mail postal", "mail postal code", "mailing post code", "mail post code", "mailing postcode", "mail postcode"]),
         (.company, ["company", "organization", "organisation", "business", "company name", "empresa", "compania", "entreprise", "societe"]),
         (.notes, ["notes", "note", "comments", "comment", "description", "notas", "comentarios", "remarques", "commentaires"]),
         (.source, ["source", "lead source", "fuente", "origen"]),

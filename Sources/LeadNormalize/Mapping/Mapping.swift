@@ -206,6 +206,14 @@ public enum MappingError: Error, CustomStringConvertible, Equatable, Classified 
     case unknownColumn(String, String, available: [String])
     /// Auto-mapping could not decide with enough confidence.
     case lowConfidence(String, String)
+    /// The file or sheet holds no text to plan columns from (or cannot be read twice).
+    case nothingToPlan(String, String)
+
+    /// A file or sheet with no text (not standard input, which is `nothingToPlan` too).
+    public var isEmptyList: Bool {
+        if case .nothingToPlan(let file, _) = self { return file != "-" }
+        return false
+    }
 
     public var description: String {
         switch self {
@@ -215,7 +223,7 @@ public enum MappingError: Error, CustomStringConvertible, Equatable, Classified 
             return "no preset \"\(name)\"; the presets are:\n" + available.map { "  " + $0 }.joined(separator: "\n")
         case .unknownColumn(let file, let column, let available):
             return "\(file): the mapping names a column \"\(column)\" that the file does not have; its columns: \(available.map { "\"\($0)\"" }.joined(separator: ", "))"
-        case .lowConfidence(let file, let why): return "\(file): \(why)"
+        case .lowConfidence(let file, let why), .nothingToPlan(let file, let why): return "\(file): \(why)"
         }
     }
 
