@@ -8,27 +8,21 @@ public struct FNV64: Sendable {
 
     public mutating func mix(_ part: String?) {
         if var part {
-            part.withUTF8 { bytes in
-                for b in bytes {
-                    value ^= UInt64(b)
-                    value = value &* 0x100_0000_01b3
-                }
-            }
+            part.withUTF8 { mix(bytes: $0) }
         } else {
             value = value &* 0x100_0000_01b3
+            value ^= 0x1f
+            value = value &* 0x100_0000_01b3
         }
-        value ^= 0x1f
-        value = value &* 0x100_0000_01b3
     }
 
     /// `mix` of a part given as its UTF-8 bytes.
     public mutating func mix(bytes: UnsafeBufferPointer<UInt8>) {
-        for b in bytes {
-            value ^= UInt64(b)
-            value = value &* 0x100_0000_01b3
-        }
-        value ^= 0x1f
-        value = value &* 0x100_0000_01b3
+        // In a local: the bytes could be `value`'s own memory as far as the compiler knows, so
+        // the property was stored and loaded again for every byte.
+        var h = value
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        value = (h ^ 0x1f) &* 0x100_0000_01b3
     }
 }
 

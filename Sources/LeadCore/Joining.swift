@@ -22,6 +22,31 @@ public enum Joining {
         }
     }
 
+    /// `joined([a, b, …], separator:)` for up to seven parts, without the array: the lines of
+    /// every row's addresses are made this way, and an array of optionals costs an allocation
+    /// and a generic release of each element.
+    public static func joined(_ a: String?, _ b: String?, _ c: String? = nil, _ d: String? = nil, _ e: String? = nil,
+                              _ f: String? = nil, _ g: String? = nil, separator: String) -> String {
+        let gap = separator.utf8.count
+        var count = 0
+        @inline(__always) func measure(_ part: String?) {
+            guard let part else { return }
+            if count > 0 { count += gap }
+            count += part.utf8.count
+        }
+        measure(a); measure(b); measure(c); measure(d); measure(e); measure(f); measure(g)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var k = 0
+            @inline(__always) func put(_ part: String?) {
+                guard let part else { return }
+                if k > 0 { k = copy(separator, into: buffer, at: k) }
+                k = copy(part, into: buffer, at: k)
+            }
+            put(a); put(b); put(c); put(d); put(e); put(f); put(g)
+            return k
+        }
+    }
+
     /// `a + separator + b`.
     public static func joined(_ a: String, _ separator: String, _ b: String) -> String {
         String(unsafeUninitializedCapacity: a.utf8.count + separator.utf8.count + b.utf8.count) { buffer in

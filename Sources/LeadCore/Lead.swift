@@ -120,6 +120,16 @@ public struct Lead: Sendable {
         self.source = source
     }
 
+    /// Whether there is a `fullName`, told without making it where the parts tell (a row's
+    /// gaps are counted for every row).
+    public var hasFullName: Bool {
+        if !household {
+            if givenName == nil, middleName == nil, familyName == nil { return organization != nil }
+            if familyName != nil { return true }
+        }
+        return fullName != nil
+    }
+
     /// `Given Middle Family`, or the couple's names for a household; an organisation's name
     /// when the lead is one.
     public var fullName: String? {

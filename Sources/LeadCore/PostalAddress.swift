@@ -38,7 +38,7 @@ public struct PostalAddress: Sendable, Equatable, Codable {
 
     /// The street: directionals, name and suffix (`N MAIN ST`), without the house number or unit.
     public var streetLine: String? {
-        let line = Joining.joined([streetPredirectional, streetName, streetSuffix, streetPostdirectional], separator: " ")
+        let line = Joining.joined(streetPredirectional, streetName, streetSuffix, streetPostdirectional, separator: " ")
         return line.isEmpty ? nil : line
     }
 
@@ -70,10 +70,10 @@ public struct PostalAddress: Sendable, Equatable, Codable {
         }
         // Canada Post writes a unit without a designator before the civic number: `10-123 MAIN ST`.
         if country == "CA", unitType == nil, let unitID, let houseNumber {
-            return Joining.joined([Joining.joined(unitID, "-", houseNumber), streetPredirectional, streetName, streetSuffix, streetPostdirectional], separator: " ")
+            return Joining.joined(Joining.joined(unitID, "-", houseNumber), streetPredirectional, streetName, streetSuffix, streetPostdirectional, separator: " ")
         }
         // The street's parts straight into the line, not through a `streetLine` string first.
-        let line = Joining.joined([houseNumber, streetPredirectional, streetName, streetSuffix, streetPostdirectional, unitType, unitID], separator: " ")
+        let line = Joining.joined(houseNumber, streetPredirectional, streetName, streetSuffix, streetPostdirectional, unitType, unitID, separator: " ")
         return line.isEmpty ? nil : line
     }
 
@@ -82,8 +82,8 @@ public struct PostalAddress: Sendable, Equatable, Codable {
 
     /// The formatted address around a delivery line already built.
     public func formatted(deliveryLine: String?) -> String? {
-        let last = Joining.joined([state, postalCode.map { postalCode in zip4.map { Joining.joined(postalCode, "-", $0) } ?? postalCode }], separator: " ")
-        let line = Joining.joined([deliveryLine, city, last.isEmpty ? nil : last], separator: ", ")
+        let last = Joining.joined(state, postalCode.map { postalCode in zip4.map { Joining.joined(postalCode, "-", $0) } ?? postalCode }, separator: " ")
+        let line = Joining.joined(deliveryLine, city, last.isEmpty ? nil : last, separator: ", ")
         return line.isEmpty ? nil : line
     }
 }

@@ -47,7 +47,7 @@ extension ImportRun {
 
         static func of(_ lead: Lead) -> UInt8 {
             var gaps: UInt8 = 0
-            if lead.fullName == nil && lead.organization == nil && lead.company == nil { gaps |= noName }
+            if !lead.hasFullName && lead.organization == nil && lead.company == nil { gaps |= noName }
             if lead.email == nil && lead.phone == nil && lead.mobile == nil && !lead.address.hasDeliveryLine
                 && lead.mailingAddress?.hasDeliveryLine != true { gaps |= noContact }
             return gaps
@@ -99,10 +99,10 @@ extension ImportRun {
         private var csvPlaces: [Int]?
         private var files = 0
         private let failure: FirstFailure
-        /// The first row of each dedupe key in the run. (Keyed by a 64-bit hash of ASCII keys
-        /// instead, the dedupe took 9% of a rerun's processor instead of 11%, but the table
-        /// 2–3 MB more of the import's peak: not worth it.)
-        private var seenKeys: [String: Int] = [:]
+        /// The first row of each dedupe key in the run, by the key's bytes (`ByteKey`). (Keyed by
+        /// a 64-bit hash of ASCII keys instead, the dedupe took 9% of a rerun's processor
+        /// instead of 11%, but the table 2–3 MB more of the import's peak: not worth it.)
+        private var seenKeys: [ByteKey: Int] = [:]
         private(set) var counts: [Outcome: Int] = [:]
         /// Each destination's, by `Lane.index`.
         private(set) var laneCounts: [[Outcome: Int]]
@@ -409,8 +409,9 @@ extension ImportRun {
                 let key = batch[k].passedOver ? Pending.ledgerKey(batch[k].key, batch[k].lead.source) : run.lanes[0].ledgerKey(batch[k].key, batch[k].lead.source)
                 // One look-up for the usual new key (its hash is the dedupe's cost); a duplicate
                 // puts back the first row it displaced.
-                if let first = seenKeys.updateValue(batch[k].lead.source.row, forKey: key) {
-                    seenKeys[key] = first
+                let seen = ByteKey(key)
+                if let first = seenKeys.updateValue(batch[k].lead.source.row, forKey: seen) {
+                    seenKeys[seen] = first
                     batch[k].passedOver = false
                     batch[k].outcome = .skipped
                     batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: batch[k].lead)))"

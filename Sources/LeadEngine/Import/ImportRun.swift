@@ -370,9 +370,11 @@ public final class ImportRun: @unchecked Sendable {
                 leadsQueue.put(.batch(ParallelMap.map(Array(rows.indices), eachChunk: yieldToDelivery) { [known] i in
                     if let (key, remoteID) = known[hashes[i]] {
                         // `key` is the ledger's, as the in-file dedupe compares keys (`Delivery.dedupe`).
-                        let lead = Lead(source: rows[i].location)
-                        return Pending(box: LeadBox(lead), cells: rows[i].cells, key: key, encoded: Encoded(hash: ""),
-                                       outcome: .unchanged, remoteID: remoteID, passedOver: true, gaps: Gaps.of(lead))
+                        // Made in its box, and read there: a copy of a lead is a retain and a
+                        // release of each of its fields.
+                        let box = LeadBox(Lead(source: rows[i].location))
+                        return Pending(box: box, cells: rows[i].cells, key: key, encoded: Encoded(hash: ""),
+                                       outcome: .unchanged, remoteID: remoteID, passedOver: true, gaps: Gaps.of(box.lead))
                     }
                     var pending = Self.prepare(rows[i], builder: builder, plan: plan, lanes: lanes, exclusions: exclusions)
                     pending.rowHash = RowHash.text(hashes[i])
