@@ -46,12 +46,12 @@ public struct AddressRecord: Sendable, Equatable {
         (self.locality, self.region, self.postalCode) = (locality, region, postalCode)
     }
 
-    public init(_ a: PostalAddress, coordinate: Coordinate? = nil) {
+    public init(_ a: borrowing PostalAddress, coordinate: Coordinate? = nil) {
         self.init(a, deliveryLine: a.deliveryLine, formatted: a.formatted, coordinate: coordinate)
     }
 
-    /// With the lines already built from `a`.
-    public init(_ a: PostalAddress, deliveryLine: String?, formatted: String?, coordinate: Coordinate? = nil) {
+    /// With the lines already built from `a` (borrowed, not copied).
+    public init(_ a: borrowing PostalAddress, deliveryLine: String?, formatted: String?, coordinate: Coordinate? = nil) {
         self.coordinate = coordinate?.json
         address = deliveryLine
         self.formatted = formatted

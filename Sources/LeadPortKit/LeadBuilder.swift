@@ -58,7 +58,9 @@ public struct LeadBuilder: Sendable {
             l.column = Column(index: k, name: k < headers.count ? headers[k] : nil)
             return l
         }
-        func origin(_ field: LeadField) { if let (_, k) = values[field] { lead.origins[field] = .column(Column(index: k)) } }
+        // The lead is handed in, not captured: a captured `lead` could not be moved out at the
+        // end, and was copied whole for every row.
+        func origin(_ field: LeadField, of lead: inout Lead) { if let (_, k) = values[field] { lead.origins[field] = .column(Column(index: k)) } }
 
         // Names.
         if let (text, k) = values[.fullName] {
@@ -67,9 +69,9 @@ public struct LeadBuilder: Sendable {
             (lead.household, lead.secondGivenName, lead.secondFamilyName, lead.secondPrefix) = (n.household, n.secondGiven, n.secondFamily, n.secondPrefix)
             lead.otherOwners = n.otherOwners
             (lead.organization, lead.designation) = (n.organization, n.designation)
-            origin(.fullName)
+            origin(.fullName, of: &lead)
         }
-        if let (text, _) = values[.firstName] { lead.givenName = NameRule.properCase(text); origin(.firstName) }
+        if let (text, _) = values[.firstName] { lead.givenName = NameRule.properCase(text); origin(.firstName, of: &lead) }
         if let (text, _) = values[.lastName] {
             // An entity owner in the last-name column, the first name empty: an organisation.
             if values[.firstName] == nil, let organization = NameRule.organization(in: text) {
@@ -77,14 +79,14 @@ public struct LeadBuilder: Sendable {
             } else {
                 lead.familyName = NameRule.properCaseFamily(text)
             }
-            origin(.lastName)
+            origin(.lastName, of: &lead)
         }
         // Email.
         if let (text, k) = values[.email] {
             let r = EmailRule.normalize(text)
             if r.valid {
                 lead.email = r.normalized
-                origin(.email)
+                origin(.email, of: &lead)
                 if let repair = r.repair { lead.issues.append(LeadIssue(.repairedValue, "email \"\(text)\": \(repair)", at: located(k))) }
             } else {
                 lead.issues.append(LeadIssue(.invalidEmail, "email \"\(text)\": \(r.problem ?? "not valid")", at: located(k)))
@@ -100,7 +102,7 @@ public struct LeadBuilder: Sendable {
             let r = PhoneRule.normalize(text, region: region, wantType: false)
             if r.valid, let e164 = r.e164 {
                 if field == .phone { lead.phone = e164; lead.phoneExtension = r.extension } else { lead.mobile = e164 }
-                origin(field)
+                origin(field, of: &lead)
             } else {
                 lead.issues.append(LeadIssue(.invalidPhone, "phone \"\(text)\": \(r.problem ?? "not valid")", at: located(k)))
             }
@@ -112,7 +114,7 @@ public struct LeadBuilder: Sendable {
             lead.address = parsed.address
             for problem in parsed.problems { lead.issues.append(LeadIssue(.invalidAddress, "address \"\(text)\": \(problem)", at: located(k))) }
             for repair in parsed.repairs { lead.issues.append(LeadIssue(.repairedValue, repair, at: located(k))) }
-            origin(.address)
+            origin(.address, of: &lead)
         }
         var property = lead.address
         applyParts(&property, city: values[.city], state: values[.state], zip: values[.zip], unit: values[.unit], lead: &lead,

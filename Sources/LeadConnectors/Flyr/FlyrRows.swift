@@ -23,9 +23,9 @@ public final class FlyrRows: LeadPayload, @unchecked Sendable {
 
     /// The rows the run writes for `lead`: the contact when `contacts`, the campaign address
     /// when `addresses` and the lead has a delivery line. The address lines are built once and
-    /// shared by both.
+    /// shared by both. The lead is borrowed, not copied.
     @inlinable
-    public convenience init(_ lead: Lead, contacts: Bool, addresses: Bool) {
+    public convenience init(_ lead: borrowing Lead, contacts: Bool, addresses: Bool) {
         let delivery = lead.address.deliveryLine
         let formatted = lead.address.formatted(deliveryLine: delivery)
         let contact = contacts ? ContactRecord(lead, deliveryLine: delivery, formatted: formatted) : nil
