@@ -22,9 +22,18 @@ typedef enum {
     CLEADPHONE_UNKNOWN = 11
 } cleadphone_type;
 
+/* libphonenumber's ErrorType values, as `cleadphone_parse` returns them. */
+enum {
+    CLEADPHONE_PARSED = 0,
+    CLEADPHONE_INVALID_COUNTRY_CODE = 1,
+    CLEADPHONE_NOT_A_NUMBER = 2,
+    CLEADPHONE_TOO_SHORT_AFTER_IDD = 3,
+    CLEADPHONE_TOO_SHORT_NSN = 4,
+    CLEADPHONE_TOO_LONG = 5
+};
+
 typedef struct {
-    /* 0 when parsed; otherwise libphonenumber's ErrorType (1 invalid country code,
-       2 not a number, 3 too short after IDD, 4 too short NSN, 5 too long). */
+    /* 0 when parsed; otherwise libphonenumber's ErrorType (the constants above). */
     int parse_error;
     int is_valid;
     int is_possible;

@@ -80,11 +80,11 @@ public enum PhoneRule {
         let code = region.uppercased()
         guard code.utf8.count == 2, code.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }), code != "ZZ" else { return false }
         var out = cleadphone_result()
-        // A national number: parsed against the region's own metadata, or refused (error 1,
-        // invalid country code) when there is none. Its first digit is no region's
-        // international call prefix, so nothing else can make that error.
+        // A national number: parsed against the region's own metadata, or refused (invalid
+        // country code) when there is none. Its first digit is no region's international call
+        // prefix, so nothing else can make that error.
         let status = "2025550123".withCString { number in code.withCString { PhoneLibrary.parse(number, $0, 0, &out) } }
-        return status != 1
+        return status != Int32(CLEADPHONE_INVALID_COUNTRY_CODE)
     }
 
     /// The error for a region `knowsRegion` refuses.
