@@ -19,10 +19,20 @@ public struct ColumnPlan: Sendable {
     /// A list with a mailing address and no property address (an owner list of mailing columns
     /// alone): the mailing columns are taken as the address, the only one the leads have, so
     /// that contacts and a campaign get it. True when they were.
+    ///
+    /// A mailing street that is the list's only street, beside a city, state or ZIP that are not
+    /// the mailing address's (a CRM export's `Mailing Street`, `Town`, `ST`, `Zip Code`), is the
+    /// street of that address (not said: the list has one address).
     public mutating func useMailingAsAddress() -> Bool {
         let property: Set<LeadField> = [.address, .unit, .city, .state, .zip]
         let mailing: [LeadField: LeadField] = [.mailingAddress: .address, .mailingCity: .city, .mailingState: .state, .mailingZip: .zip]
-        guard !fields.values.contains(where: property.contains), fields.values.contains(.mailingAddress) else { return false }
+        guard fields.values.contains(.mailingAddress) else { return false }
+        guard !fields.values.contains(where: property.contains) else {
+            if !fields.values.contains(.address), !fields.values.contains(where: { $0 != .mailingAddress && mailing[$0] != nil }) {
+                for (k, field) in fields where field == .mailingAddress { fields[k] = .address }
+            }
+            return false
+        }
         for (k, field) in fields { if let own = mailing[field] { fields[k] = own } }
         return true
     }
@@ -75,8 +85,13 @@ public struct ColumnPlan: Sendable {
         if head.allSatisfy({ $0.cells.allSatisfy { $0.allSatisfy(\.isWhitespace) } }) {
             let sheet = reader.description.sheet.map { "its sheet \"\($0.name)\" (\($0.position) of \(reader.description.sheets.count))" } ?? "it"
             let other = reader.description.sheets.count > 1 ? "; choose another with --sheet NAME|INDEX (`leadport inspect \(file)` lists them)" : ""
-            // Blank rows as far as the head goes: there may be a list below, which no plan was made for.
-            guard head.count < headRows else {
+            // Blank rows as far as the head goes: there may be a list below, which no plan was
+            // made for. And a workbook with other sheets may hold its list in one of them:
+            // neither is passed over as an empty list beside others.
+            guard head.count < headRows, reader.description.sheets.count <= 1 else {
+                if head.count < headRows {
+                    throw MappingError.lowConfidence(file, "there is nothing to import: \(sheet) holds no cells with text" + other)
+                }
                 throw MappingError.lowConfidence(file, "there is nothing to import: \(sheet) holds no cells with text in its first \(headRows) rows" + other)
             }
             throw MappingError.nothingToPlan(file, "there is nothing to import: \(sheet) holds no cells with text" + other)

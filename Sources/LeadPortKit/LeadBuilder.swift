@@ -33,7 +33,8 @@ public struct LeadBuilder: Sendable {
         // a title row is the title; here it is measured against the header instead.
         lead.issues = row.issues.filter { $0.code != .raggedRow }
         let cells = row.trimmedCells
-        if cells.count > plan.width {
+        // (A list with nothing in it has no columns, and no row of it is ragged.)
+        if cells.count > plan.width, plan.width > 0 {
             let extra = cells[plan.width...].filter { !$0.isEmpty }.map { "\"\($0)\"" }.joined(separator: ", ")
             lead.issues.append(LeadIssue(.raggedRow, "row has \(cells.count) cells where the list has \(plan.width) columns; beyond them: \(extra)",
                                          at: row.location))

@@ -152,6 +152,10 @@ private func problem(_ yaml: String) -> String? {
         ("Postal", .zip), ("Post Code", .zip), ("Mailing Postal", .mailingZip),
         // The owner's, however it is spelt: `Post Code` inside them is not the property's ZIP.
         ("Mailing Post Code", .mailingZip), ("Mail Post Code", .mailingZip), ("Mail Postal", .mailingZip), ("Mailing Postcode", .mailingZip),
+        // Any mailing header naming a part of an address is the mailing address's part.
+        ("Mailing Zipcode", .mailingZip), ("Mail Zip Code", .mailingZip), ("MAIL_ZIP_CODE", .mailingZip), ("Mail Zipcode", .mailingZip),
+        ("Mailing Street Address", .mailingAddress), ("Mailing Street", .mailingAddress), ("Mail Street", .mailingAddress),
+        ("Owner Mailing City", .mailingCity), ("Mailing State/Province", .mailingState), ("Zipcode", .zip), ("E-Mail Address", .email),
     ])
     func englishHeaders(header: String, expected: LeadField) {
         let (f, c) = field(header)

@@ -336,6 +336,13 @@ import Testing
         let r = AddressRule.parse("1 Main St, Springfield, IL 00000")
         #expect(r.address.postalCode == nil)
         #expect(r.problems.contains { $0.contains("00000 is not a ZIP code") })
+        // Without a state: said too, and never read as a unit or a city.
+        for (line, zip) in [("12 Main St 00500-1234", "00500-1234"), ("12 Main St 00042", "00042"), ("12 Main St, Boston 00500-1234", "00500-1234")] {
+            let a = AddressRule.parse(line)
+            #expect(a.address.postalCode == nil && a.address.unitID == nil && a.address.city?.contains(zip) != true, "\(line): \(a.address)")
+            #expect(a.problems.contains { $0.contains("\(zip) is not a ZIP code") }, "\(line): \(a.problems)")
+        }
+        #expect(AddressRule.parse("12 Main St 00501").address.postalCode == "00501")
     }
 }
 

@@ -67,12 +67,16 @@ import Testing
     }
 
     /// An owner list with mailing columns alone: the campaign and the contacts get that address.
-    @Test func aListOfMailingAddressesAloneFillsTheCampaign() throws {
+    /// Also when the headers are spelt otherwise (`Mailing Street Address`, `Mail Zipcode`): a
+    /// mailing header is never the property's.
+    @Test(arguments: ["Owner Name,Mailing Address,Mailing City,Mailing State,Mailing Zip",
+                      "Owner Name,Mailing Street Address,Mail City,MAIL_STATE,Mailing Zipcode"])
+    func aListOfMailingAddressesAloneFillsTheCampaign(header: String) throws {
         let t = try RemoteImport()
         defer { t.remove() }
         let file = t.dir.appendingPathComponent("owners.csv")
         try """
-            Owner Name,Mailing Address,Mailing City,Mailing State,Mailing Zip
+            \(header)
             John Smith,12 Elm St,Boston,MA,02134
             Mary Jones,PO Box 12,Tampa,FL,33601
 

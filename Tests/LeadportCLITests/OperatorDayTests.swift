@@ -258,6 +258,11 @@ import Testing
         #expect(stdin.status == 2 && stdin.stderr.contains("not from standard input (-)") && !stdin.stderr.contains("nothing to import"), "\(stdin.stderr)")
         let preset = try Leadport.run(["import", "empty.csv", "--preset", "generic-leads", "--to", "sqlite:b.db"], in: dir)
         #expect(preset.status == 2 && preset.stderr.contains("there is nothing to import"), "\(preset.stderr)")
+        // A mapping by column letters (a list without a header) says the same, not that a column is missing.
+        try write("letters.yaml", "columns:\n  A: full_name\n  B: email\n")
+        let mapped = try Leadport.run(["import", "empty.csv", "--mapping", "letters.yaml", "--to", "sqlite:b.db"], in: dir)
+        #expect(mapped.status == 2 && mapped.stderr.contains("empty.csv: there is nothing to import") && !mapped.stderr.contains("column"), "\(mapped.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("b.db")))
         func contacts() throws -> Int? { try DatabaseQueue(path: path("a.db")).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") } }
         let held = try contacts()
         let kept = try Leadport.run(["import", "empty.csv", "--to", "sqlite:a.db"], in: dir)
@@ -269,6 +274,10 @@ import Testing
         #expect(both.status == 0 && events.contains { $0["event"] as? String == "warning" && $0["code"] as? String == "empty_list"
                     && ($0["message"] as? String)?.contains("empty.csv: there is nothing to import") == true }, "\(both.stderr)")
         #expect(events.filter { $0["event"] as? String == "row" && $0["outcome"] as? String == "created" }.count == 2, "\(both.stderr)")
+        #expect(!both.stderr.contains("ragged_row"), "\(both.stderr)")
+        // A workbook's empty sheet beside a list is not passed over: its list may be on another sheet.
+        let sheets = try Leadport.run(["import", workbook, "leads.csv", "--to", "sqlite:f.db"], in: dir)
+        #expect(sheets.status == 2 && sheets.stderr.contains("--sheet"), "\(sheets.stderr)")
         // `inspect` reads standard input once, but a mapping's plan reads it again.
         let inspected = try Leadport.run(["inspect", "-", "--preset", "generic-leads"], in: dir, stdin: Data(Self.leads.utf8))
         #expect(inspected.status == 2 && inspected.stderr.contains("standard input cannot be"), "\(inspected.stderr)")

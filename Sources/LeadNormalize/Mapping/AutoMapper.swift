@@ -24,12 +24,12 @@ public enum AutoMapper {
         (.mobile, ["mobile", "cell", "cell phone", "mobile phone", "cellphone", "cell number", "cell no", "mobile number", "mobile no", "celular", "movil", "telefono movil", "portable", "telephone portable"]),
         (.phone, ["phone", "phone number", "telephone", "tel", "home phone", "work phone", "phone 1", "primary phone", "ph", "phone no", "tel no", "telephone number", "telefono", "numero de telefono"]),
         (.unit, ["unit", "apt", "apartment", "suite", "address 2", "address line 2", "addr 2", "addr line 2", "street 2", "unit number"]),
-        (.address, ["address", "street", "street address", "property address", "site address", "address 1", "address line 1", "addr", "street addr", "property addr", "site addr", "addr 1", "addr line 1", "street 1", "mailing street", "direccion", "domicilio", "calle", "adresse", "rue"]),
+        (.address, ["address", "street", "street address", "property address", "site address", "address 1", "address line 1", "addr", "street addr", "property addr", "site addr", "addr 1", "addr line 1", "street 1", "direccion", "domicilio", "calle", "adresse", "rue"]),
         (.city, ["city", "town", "property city", "site city", "locality", "ciudad", "municipio", "ville", "commune"]),
         (.state, ["state", "province", "st", "property state", "site state", "state/province", "estado", "provincia"]),
         (.zip, ["zip", "zip code", "zipcode", "postal code", "postcode", "property zip", "site zip", "zip/postal code", "zip5", "zip 5", "situs zip", "postal", "post code", "property postal code", "codigo postal", "cp", "code postal"]),
         (.country, ["country", "pais", "pays"]),
-        (.mailingAddress, ["mailing address", "mail address", "owner mailing address", "mailing address 1", "mailing addr", "mail addr", "owner mailing addr"]),
+        (.mailingAddress, ["mailing address", "mail address", "mailing street", "mailing street address", "mail street", "owner mailing address", "mailing address 1", "mailing addr", "mail addr", "owner mailing addr"]),
         (.mailingCity, ["mailing city", "mail city"]),
         (.mailingState, ["mailing state", "mail state"]),
         (.mailingZip, ["mailing zip", "mail zip", "mailing zip code", "mailing postal code", "mailing zip5", "mail zip5", "mailing postal", "mail postal", "mail postal code", "mailing post code", "mail post code", "mailing postcode", "mail postcode"]),
@@ -106,6 +106,16 @@ public enum AutoMapper {
         return abs(value) <= 180
     }
 
+    /// The owner's mailing address's part for each of the property address's.
+    static let mailingPart: [LeadField: LeadField] = [.address: .mailingAddress, .city: .mailingCity, .state: .mailingState, .zip: .mailingZip]
+
+    /// Whether a header names the owner's mailing address (`Mailing Zipcode`, `Mail Zip Code`,
+    /// `MAIL_ZIP_CODE`): a word `mailing`, or `mail` not after `e` (`E-Mail`).
+    static func isMailing(_ folded: String) -> Bool {
+        let words = folded.split(separator: " ")
+        return words.indices.contains { k in words[k] == "mailing" || (words[k] == "mail" && (k == 0 || words[k - 1] != "e")) }
+    }
+
     public static func suggest(header: String, values: [String], column: Int) -> Suggestion {
         let h = fold(header)
         let shaped = shape(of: values)
@@ -116,6 +126,13 @@ public enum AutoMapper {
             } else if let partial = partialMatch(h) {
                 byHeader = (partial, 0.75)
             }
+        }
+        // A mailing header whose words name a part of an address is the mailing address's part,
+        // whatever synonym it matched (`Mailing Zipcode` holds `zipcode`): never the property's.
+        if let (field, confidence) = byHeader, let mailing = mailingPart[field], isMailing(h) {
+            let agrees = shaped == field
+            return Suggestion(column: column, header: header, field: mailing, confidence: agrees ? 0.99 : confidence,
+                              why: agrees ? "header and values agree" : "header")
         }
         switch (byHeader, shaped) {
         case let ((field, _)?, shape?) where shape == field || (shape == .phone && field == .mobile):

@@ -60,9 +60,16 @@ extension AddressParser {
             return
         }
         if clean || (defaultState.map { if case .repaired = ExcelRepair.usZip(zipToken.text, state: $0) { true } else { false } } ?? false) {
-            let (repair, _) = ExcelRepair.applyUSZip(zipToken.text, state: defaultState, to: &address)
+            let (repair, problem) = ExcelRepair.applyUSZip(zipToken.text, state: defaultState, to: &address)
             if let repair { repairs.append(repair) }
             if address.postalCode != nil { return }
+            // A ZIP's shape that is no one's ZIP (`00042`, `00500-1234`): said, and kept as
+            // written, not read as a unit or a city.
+            if clean, let problem, ExcelRepair.unassigned(String(decoding: zipToken.key.utf8.filter(AddressToken.isDigit).prefix(5), as: UTF8.self)) {
+                problems.append(problem)
+                leftover.append(zipToken)
+                return
+            }
         }
         tokens.append(zipToken)
     }
