@@ -33,7 +33,8 @@ import Testing
         try Leadport.run(program: URL(fileURLWithPath: "sqlite3"), [path(database), query]).stdout.split(separator: "\n").map(String.init)
     }
 
-    @Test func filesOverThreeNightsSendOnlyWhatChanged() throws {
+    /// `sync.yaml` with one job, `inbox`, from `inbox/*.csv` to `out.db`, and `extra` lines of the job's.
+    func writeInboxJob(_ extra: String = "") throws {
         try write("sync.yaml", """
             ledger: ledger.db
             jobs:
@@ -41,8 +42,12 @@ import Testing
                 source:
                   files: "inbox/*.csv"
                 to: [sqlite:out.db]
-                exclude: [dnc.txt]
-            """)
+
+            """ + extra.split(separator: "\n").map { "    " + $0 + "\n" }.joined())
+    }
+
+    @Test func filesOverThreeNightsSendOnlyWhatChanged() throws {
+        try writeInboxJob("exclude: [dnc.txt]")
         try write("dnc.txt", "dee@example.com\n")
         try write("inbox/a.csv", "Name,Email,Phone\nAnn Lee,ann@example.com,6175550101\nBo Diaz,bo@example.com,6175550102\n")
         try write("inbox/b.csv", "Name,Email\nCy Young,cy@example.com\nDee Dee,dee@example.com\n")
@@ -209,18 +214,10 @@ import Testing
         #expect(try sqlite("out.db", "SELECT count(*) FROM contacts WHERE email = 'lara@example.com'") == ["1"])
     }
 
-    /// While a run holds a job, another exits 4 at once, saying so, and does nothing.
     /// A file an export left empty tonight has no rows to lose: the job passes over it with a
     /// warning, delivers it whole (it is not read again), and the next night's file goes on.
     @Test func anEmptyFileTonightDoesNotFailTheJob() throws {
-        try write("sync.yaml", """
-            ledger: ledger.db
-            jobs:
-              - name: inbox
-                source:
-                  files: "inbox/*.csv"
-                to: [sqlite:out.db]
-            """)
+        try writeInboxJob()
         try write("inbox/a.csv", "")
         let first = try sync()
         #expect(first.result.status == 0 && first.events.contains { $0["event"] as? String == "warning" && $0["code"] as? String == "empty_list" },
@@ -232,6 +229,7 @@ import Testing
         #expect(!second.events.contains { $0["code"] as? String == "empty_list" }, "the empty file was read again")
     }
 
+    /// While a run holds a job, another exits 4 at once, saying so, and does nothing.
     @Test func aSecondRunOfAJobExitsFour() throws {
         try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: \"inbox/*.csv\"}\n    to: [sqlite:out.db]\n")
         try write("inbox/a.csv", "Name,Email\nAnn Lee,ann@example.com\n")
