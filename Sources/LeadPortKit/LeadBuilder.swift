@@ -29,6 +29,13 @@ public struct LeadBuilder: Sendable {
 
     public func build(_ row: RawRow) -> Lead {
         var lead = Lead(source: row.location)
+        // Filled in a function of its own: built in this one, with the nested functions and
+        // the values they capture, the lead was copied whole into the result at the end.
+        fill(&lead, from: row)
+        return lead
+    }
+
+    private func fill(_ lead: inout Lead, from row: RawRow) {
         // A reader measures a ragged row against the file's first record, which in a list with
         // a title row is the title; here it is measured against the header instead.
         lead.issues = row.issues.filter { $0.code != .raggedRow }
@@ -111,13 +118,15 @@ public struct LeadBuilder: Sendable {
         // Property address: one line, or street + city/state/zip columns.
         if let (text, k) = values[.address] {
             let hasParts = values[.city] != nil || values[.state] != nil || values[.zip] != nil
-            let parsed = hasParts ? AddressRule.parseStreetLine(text, style: style) : AddressRule.parse(text, style: style, defaultState: defaultState)
-            lead.address = parsed.address
+            var parsed = hasParts ? AddressRule.parseStreetLine(text, style: style) : AddressRule.parse(text, style: style, defaultState: defaultState)
+            swap(&lead.address, &parsed.address)  // moved, not copied: the parse is not read for it again
             for problem in parsed.problems { lead.issues.append(LeadIssue(.invalidAddress, "address \"\(text)\": \(problem)", at: located(k))) }
             for repair in parsed.repairs { lead.issues.append(LeadIssue(.repairedValue, repair, at: located(k))) }
             origin(.address, of: &lead)
         }
-        var property = lead.address
+        // Taken out of the lead while the lead is changed beside it (moved, not copied).
+        var property = PostalAddress()
+        swap(&property, &lead.address)
         applyParts(&property, city: values[.city], state: values[.state], zip: values[.zip], unit: values[.unit], lead: &lead,
                    label: "", located: located)
         lead.address = property
@@ -147,7 +156,6 @@ public struct LeadBuilder: Sendable {
             let lines = lead.extras.map { "\($0.header): \($0.value)" }
             lead.notes = ([lead.notes].compactMap { $0 } + lines).joined(separator: "\n")
         }
-        return lead
     }
 
     private static let phoneFields: [LeadField] = [.phone, .mobile]

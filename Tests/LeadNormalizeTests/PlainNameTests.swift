@@ -15,12 +15,15 @@ import Testing
         "Est", "Estate", "ESTATE", "Of", "of", "And", "and", "The", "Dr", "DR", "Mrs", "Hon", "State", "Lt", "Rev", "Living",
         "TR", "ETAL", "Et", "Al", "Ux", "Jt", "Ten", "Hoa", "Nguyen", "Thi", "Fannie", "Mae", "County", "City", "For", "Na",
         "Representative", "Abcdefghijklmnopqrstuvwxyz",
+        // Letters beyond ASCII, and characters that only look like them.
+        "Zoë", "ZOË", "José", "JOSÉ", "renée", "Łukasz", "ŁUKASZ", "Müller-Lüdenscheidt", "Ñúñez", "D'Ávila", "Σοφία", "ΣΟΦΙΑ",
+        "Иван", "李", "ǅemal", "Jose\u{301}", "Zoë\u{A0}", "ʻOla", "Ångström", "É",
     ]
 
     /// Texts no plain reading takes: marks, commas, dots, digits, other scripts, odd spacing.
     static let others: [String] = [
         "Smith, John", "John Smith Jr.", "J. Smith", "John A. Smith", "John & Mary Smith", "John + Mary Smith", "\"Bob\" Smith",
-        "Robert (Bob) Smith", "'Bob' Smith", "Zoë Brown", "BROWN, ZOË E", "John\tSmith", "John  Smith", "  John Smith  ", "John",
+        "Robert (Bob) Smith", "'Bob' Smith", "Zoë Brown", "BROWN, ZOË E", "Zoë\u{A0}Brown", "José\u{2019}s Smith", "Zoë Brown Jr", "John\tSmith", "John  Smith", "  John Smith  ", "John",
         "-John Smith", "John Smith-", "John O'", "John 2nd", "John Smith 3", "Mr. and Mrs. Craig Courville", "SMITH JOHN & MARY & ROBERT",
         "ACME PROPERTIES LLC", "ESTATE OF MARY JONES", "JONES MARY EST", "John Paul George Ringo Starr", "Mary Jo Le", "AUSTIN CITY OF",
         "Dr John Smith", "The Hon John Smith", "John Smith MD", "Ann Marie de la Cruz", "Freddie Mac Holdings", "", " ",
@@ -51,9 +54,12 @@ import Testing
         #expect(n.input == " JENNIFER A WILLIAMS")
         #expect((n.given, n.middle, n.family) == ("Jennifer", "A", "Williams"))
         #expect(NameRule.plainName("DeShawn O'Neil", input: "")?.family == "O'Neil")
+        let accented = try #require(NameRule.plainName("JOSÉ GARCÍA", input: "JOSÉ GARCÍA"))
+        #expect((accented.given, accented.family) == ("José", "García"))
+        #expect(NameRule.plainName("Zoë van der Berg", input: "") == nil)  // the particles
     }
 
-    @Test(arguments: ["Mary Jo Le", "John Smith Jr", "Dr John Smith", "John and Mary Smith", "Grace Church", "Ann de la Cruz", "Mary Jones Est", "Smith, John", "Zoë Brown", "John"])
+    @Test(arguments: ["Mary Jo Le", "John Smith Jr", "Dr John Smith", "John and Mary Smith", "Grace Church", "Ann de la Cruz", "Mary Jones Est", "Smith, John", "Zoe\u{301} Brown", "ǅemal Brown", "John"])
     func aWordAReadingLooksForStepsAside(text: String) {
         #expect(NameRule.plainName(text, input: text) == nil)
     }

@@ -103,9 +103,13 @@ extension ImportRun {
         /// a 64-bit hash of ASCII keys instead, the dedupe took 9% of a rerun's processor
         /// instead of 11%, but the table 2–3 MB more of the import's peak: not worth it.)
         private var seenKeys: [ByteKey: Int] = [:]
-        private(set) var counts: [Outcome: Int] = [:]
+        /// The rows of each outcome, counted by the outcome's place in `Outcome.allCases`: an
+        /// `[Outcome: Int]` hashed each outcome's raw string, twice a row.
+        private var tally = OutcomeTally()
         /// Each destination's, by `Lane.index`.
-        private(set) var laneCounts: [[Outcome: Int]]
+        private var laneTally: [OutcomeTally]
+        var counts: [Outcome: Int] { tally.counts }
+        var laneCounts: [[Outcome: Int]] { laneTally.map(\.counts) }
         /// Input rows that have an outcome at one destination at least.
         private(set) var rows = 0
         private(set) var withoutName = RunSummary.RowTally()
@@ -174,7 +178,7 @@ extension ImportRun {
             self.store = store
             self.runID = runID
             self.failure = failure
-            laneCounts = Array(repeating: [:], count: run.lanes.count)
+            laneTally = Array(repeating: OutcomeTally(), count: run.lanes.count)
             report = try run.options.reportPath.map { try CSVWriter(path: $0, protectFormulas: false) }
             rejects = try run.options.rejectsPath.map { try CSVWriter(path: $0) }
             staged = run.options.exportPath.map(StagedFile.init)
@@ -492,14 +496,14 @@ extension ImportRun {
                     guard var result = row[lane: lane] else { continue }
                     // A destination's reason may quote what its server said, secrets included.
                     result.reason = result.reason.map(KnownSecrets.redact)
-                    counts[result.outcome, default: 0] += 1
-                    laneCounts[lane][result.outcome, default: 0] += 1
+                    tally.add(result.outcome)
+                    laneTally[lane].add(result.outcome)
                     run.emit(.row(RowResult(location: source, destination: names[lane], outcome: result.outcome, remoteID: result.remoteID, reason: result.reason,
                                             planned: result.planned, issues: row.issues)))
                     try report?.write([source.file, source.sheet ?? "", String(source.row), names[lane], result.outcome.rawValue, result.remoteID ?? "", result.reason ?? ""])
                     results.append((lane, result))
                 }
-                if results.contains(where: { [.created, .updated].contains($0.1.outcome) }) {
+                if results.contains(where: { $0.1.outcome == .created || $0.1.outcome == .updated }) {
                     if row.gaps & Gaps.noName != 0 { withoutName.add(source) }
                     if row.gaps & Gaps.noContact != 0 { withoutContact.add(source) }
                 }
@@ -572,6 +576,32 @@ struct SourceColumns: Equatable {
                 names.append(name)
                 return names.count - 1
             })
+        }
+    }
+}
+
+/// Rows counted by outcome, in a slot a case.
+struct OutcomeTally {
+    private var slots = [Int](repeating: 0, count: Outcome.allCases.count)
+
+    mutating func add(_ outcome: Outcome) { slots[Self.slot(outcome)] += 1 }
+
+    /// The outcomes counted at least once, and how many of each.
+    var counts: [Outcome: Int] {
+        var counts: [Outcome: Int] = [:]
+        for outcome in Outcome.allCases where slots[Self.slot(outcome)] > 0 { counts[outcome] = slots[Self.slot(outcome)] }
+        return counts
+    }
+
+    private static func slot(_ outcome: Outcome) -> Int {
+        switch outcome {
+        case .created: 0
+        case .updated: 1
+        case .unchanged: 2
+        case .skipped: 3
+        case .rejected: 4
+        case .failed: 5
+        case .pending: 6
         }
     }
 }

@@ -220,7 +220,8 @@ extension AddressParser {
             let key = s[h].key
             if key.utf8.first == UInt8(ascii: "I"), key.utf8.count > 2, key.hasPrefix("I-"), key.utf8.dropFirst(2).allSatisfy(AddressToken.isDigit) { return (h, h) }
             let qualified = h > 0 && s[h - 1].isQualifier
-            guard USPSTables.highwayWords[key] != nil || (qualified && (key == "ROAD" || key == "RD")) else { continue }
+            // The token's table flags are `highwayWords`' keys: no second look-up a word.
+            guard s[h].isHighway || (qualified && (key == "ROAD" || key == "RD")) else { continue }
             var number = h + 1
             if number < s.count, s[number].isHash || s[number].key == "NO" { number += 1 }
             guard number < s.count else { continue }

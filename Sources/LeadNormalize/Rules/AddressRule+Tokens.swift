@@ -31,6 +31,13 @@ struct AddressToken {
     }
 
     static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    /// Whether `text` has an ASCII digit (a plain loop: `utf8.contains(where:)` with a function
+    /// was not inlined, and cost a call a byte).
+    static func hasDigit(_ text: String) -> Bool {
+        for b in text.utf8 where isDigit(b) { return true }
+        return false
+    }
     static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
 
     /// Upper case without dots, on the bytes when the word is ASCII (most are).
@@ -96,6 +103,8 @@ extension AddressRule {
     /// (`N165W2123`, Publication 28's form).
     private static func mergeGridNumbers(_ tokens: inout [AddressToken]) {
         func axis(_ t: AddressToken) -> UInt8? {
+            // A letter then digits: most words are not, and say so in their flags.
+            guard !t.startsWithDigit, t.hasDigit else { return nil }
             let u = t.key.utf8
             guard u.count >= 2, let f = u.first, u.dropFirst().allSatisfy(AddressToken.isDigit) else { return nil }
             switch f {
@@ -106,8 +115,8 @@ extension AddressRule {
         }
         var k = 0
         while k + 1 < tokens.count {
-            let a = tokens[k], b = tokens[k + 1]
-            if a.segment == b.segment, let x = axis(a), let y = axis(b), x != y {
+            if tokens[k].segment == tokens[k + 1].segment, let x = axis(tokens[k]), let y = axis(tokens[k + 1]), x != y {
+                let a = tokens[k], b = tokens[k + 1]
                 tokens[k] = AddressToken(text: a.text + b.text, key: a.key + b.key, segment: a.segment, position: a.position)
                 tokens.remove(at: k + 1)
             }
@@ -132,7 +141,7 @@ extension AddressRule {
         let text = String(word)
         let key = AddressToken.key(of: text)
         // A word glued to its number: letters then digits.
-        if let first = key.utf8.first, AddressToken.isLetter(first), key.utf8.contains(where: AddressToken.isDigit) {
+        if let first = key.utf8.first, AddressToken.isLetter(first), AddressToken.hasDigit(key) {
             let letters = key.utf8.prefix { AddressToken.isLetter($0) }.count
             let rest = key.utf8.dropFirst(letters)
             if letters >= 2, let r = rest.first, AddressToken.isDigit(r) {

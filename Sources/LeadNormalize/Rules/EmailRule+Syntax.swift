@@ -64,6 +64,7 @@ extension EmailRule {
         let dot = UInt8(ascii: ".")
         if local.first == dot || local.last == dot { return Problem("a dot at the start or end of the part before the @") }
         var previous: UInt8 = 0
+        let atext = atext  // the table once, not its lazy global at every byte
         for b in local {
             if b == dot && previous == dot { return Problem("two dots in a row before the @") }
             previous = b
@@ -126,6 +127,9 @@ extension EmailRule {
             last = label
             start = end + 1
         }
+        // Most top-level labels are two, three or six ASCII letters, lengths no special-use
+        // name has: valid, said from the bytes with no string made.
+        if last.count == 2 || last.count == 3 || last.count == 6, last.allSatisfy(isASCIILetter) { return nil }
         let tld = lowerCased(last)
         if specialUseTopLevel.contains(tld) { return Problem("the domain .\(tld) is a special-use name that mail cannot reach") }
         let isALabel = tld.hasPrefix("xn--") && tld.utf8.count > 4
@@ -149,7 +153,17 @@ extension EmailRule {
     }
 
     static func lowerCased(_ b: ArraySlice<UInt8>) -> String {
-        if b.allSatisfy({ $0 < 0x80 }) { return String(decoding: b.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self) }
+        if b.allSatisfy({ $0 < 0x80 }) {
+            // Written straight into the string: no array of the lowered bytes first.
+            return String(unsafeUninitializedCapacity: b.count) { out in
+                var n = 0
+                for c in b {
+                    out[n] = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+                    n += 1
+                }
+                return n
+            }
+        }
         return String(decoding: b, as: UTF8.self).lowercased()
     }
 

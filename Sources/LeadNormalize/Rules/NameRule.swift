@@ -81,8 +81,8 @@ public enum NameRule {
     static let readingWords: Set<String> = prefixes.union(titleModifiers).union(suffixes.keys).union(particles)
         .union(designations.keys).union(designationStarts).union(EntityName.cues).union(["the", "and", "est", "estate"])
 
-    /// Most names in a list are two to four words written given name first, each of ASCII
-    /// letters (an apostrophe or hyphen inside: `O'Neil`, `Smith-Jones`), none a word any reading
+    /// Most names in a list are two to four words written given name first, each of letters (an
+    /// apostrophe or hyphen inside: `O'Neil`, `Smith-Jones`), none a word any reading
     /// looks up (`readingWords`). Every reading of `read` then leaves them as they are, and
     /// `parseOne` takes the first as given, the last as family and the rest as middle: that
     /// answer is made here at once, with no reading tried. Nil for any other text.
@@ -95,17 +95,28 @@ public enum NameRule {
             while start < bytes.count {
                 var end = start
                 while end < bytes.count && bytes[end] != 0x20 { end += 1 }
-                // A word: ASCII letters at both ends, letters, `'` or `-` inside.
-                guard end - start >= 1, isLetter(bytes[start]), isLetter(bytes[end - 1]), words.count < 4 else { plain = false; return }
-                for k in start..<end where !(isLetter(bytes[k]) || bytes[k] == UInt8(ascii: "'") || bytes[k] == UInt8(ascii: "-")) {
-                    plain = false
-                    return
+                // A word: letters at both ends, letters, `'` or `-` inside.
+                guard end - start >= 1, words.count < 4 else { plain = false; return }
+                var ascii = true
+                for k in start..<end {
+                    let b = bytes[k]
+                    if b >= 0x80 { ascii = false; continue }
+                    guard isLetter(b) || ((b == UInt8(ascii: "'") || b == UInt8(ascii: "-")) && k > start && k < end - 1) else { plain = false; return }
                 }
-                let key = String(unsafeUninitializedCapacity: end - start) { out in
-                    for k in start..<end { out[k - start] = lowerASCII(bytes[k]) }
-                    return end - start
+                if ascii {
+                    let key = String(unsafeUninitializedCapacity: end - start) { out in
+                        for k in start..<end { out[k - start] = lowerASCII(bytes[k]) }
+                        return end - start
+                    }
+                    guard !readingWords.contains(key) else { plain = false; return }
+                } else {
+                    // Letters beyond ASCII (`Zoë`, `JOSÉ`, `Łukasz`): no reading looks such a word
+                    // up, since every key of the tables is ASCII (`key`). A mark or any other
+                    // character leaves the name to the readings.
+                    let word = String(decoding: bytes[start..<end], as: UTF8.self).unicodeScalars
+                    guard let first = word.first, let last = word.last, isNameLetter(first), isNameLetter(last),
+                          word.allSatisfy({ $0.isASCII || isNameLetter($0) }) else { plain = false; return }
                 }
-                guard !readingWords.contains(key) else { plain = false; return }
                 words.append(String(decoding: bytes[start..<end], as: UTF8.self))
                 start = end
                 while start < bytes.count && bytes[start] == 0x20 { start += 1 }
@@ -120,6 +131,16 @@ public enum NameRule {
     }
 
     @inline(__always) private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+
+    /// An ASCII letter, or an upper-case, lower-case or other letter beyond ASCII (not a
+    /// title-case or modifier letter, not a mark).
+    private static func isNameLetter(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return isLetter(UInt8(scalar.value)) }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .otherLetter: return true
+        default: return false
+        }
+    }
 
     /// A person or a couple from the words of their names.
     static func parseWords(_ tokens: [String], order: NameOrder) -> PersonName {
