@@ -216,7 +216,10 @@ public struct LeadBuilder: Sendable {
         }
         if let (text, k) = zip {
             let state = address.state ?? defaultState
-            if text.count == 6 || text.count == 7, text.first?.isLetter == true {
+            // Characters counted only when there may be six (never more than the bytes): most
+            // ZIPs are five bytes, and counting characters walks the text's grapheme clusters.
+            let characters = text.utf8.count < 6 ? text.utf8.count : text.count
+            if characters == 6 || characters == 7, text.first?.isLetter == true {
                 address.postalCode = text.uppercased().replacingOccurrences(of: " ", with: "").enumerated().map { $0.offset == 3 ? " \($0.element)" : String($0.element) }.joined()
                 address.country = "CA"
             } else {

@@ -127,32 +127,35 @@ public final class FlyrPlanner {
         }
         let scope = campaign ?? ""
         for k in leads.indices where leads[k].action == .create {
-            leads[k].flyr.createsAddress = false
-            leads[k].flyr.createsContact = false
-            if let address = leads[k].flyr.address {
-                if !known.addresses.isEmpty, let found = known.address(address) {
-                    leads[k].flyr.addressID = found
+            // The rows once (a cast each time they are asked for), their records looked at where
+            // they are (bound to a name, each was copied).
+            let rows = leads[k].flyr
+            rows.createsAddress = false
+            rows.createsContact = false
+            if rows.address != nil {
+                if !known.addresses.isEmpty, let found = known.address(rows.address!) {
+                    rows.addressID = found
                 } else {
-                    leads[k].flyr.addressID = newID?(leads[k], "address") ?? FlyrID.stable(ledgerName, scope, leads[k].key, "address")
-                    leads[k].flyr.createsAddress = true
+                    rows.addressID = newID?(leads[k], "address") ?? FlyrID.stable(ledgerName, scope, leads[k].key, "address")
+                    rows.createsAddress = true
                 }
             }
-            if let contact = leads[k].flyr.contact {
-                if campaign != nil, !known.contacts.isEmpty, let found = known.contact(contact) {
-                    leads[k].flyr.contactID = found
-                } else if campaign != nil, let found = known.rekeyed(contact) {
+            if rows.contact != nil {
+                if campaign != nil, !known.contacts.isEmpty, let found = known.contact(rows.contact!) {
+                    rows.contactID = found
+                } else if campaign != nil, let found = known.rekeyed(rows.contact!) {
                     // The campaign's contact under the lead's old email: updated with the new.
-                    leads[k].flyr.contactID = found
+                    rows.contactID = found
                     leads[k].matched = "matched by phone and name to the campaign's contact \(found): its dedupe key changed"
                 } else {
-                    leads[k].flyr.contactID = newID?(leads[k], "contact") ?? FlyrID.stable(ledgerName, scope, leads[k].key, "contact")
-                    leads[k].flyr.createsContact = true
+                    rows.contactID = newID?(leads[k], "contact") ?? FlyrID.stable(ledgerName, scope, leads[k].key, "contact")
+                    rows.createsContact = true
                 }
             }
             leads[k].settleFlyrID()
-            leads[k].alreadyThere = !leads[k].flyr.createsAddress && !leads[k].flyr.createsContact
+            leads[k].alreadyThere = !rows.createsAddress && !rows.createsContact
             // A contact (or, for addresses alone, an address) already in the campaign: create_only skips it.
-            leads[k].found = leads[k].flyr.contact != nil ? !leads[k].flyr.createsContact : leads[k].flyr.address != nil && !leads[k].flyr.createsAddress
+            leads[k].found = rows.contact != nil ? !rows.createsContact : rows.address != nil && !rows.createsAddress
         }
         // Rows found whole: an update where they differ from what the lead would write.
         let found = leads.indices.filter { leads[$0].action == .create && leads[$0].alreadyThere }

@@ -14,7 +14,13 @@ public enum ExcelRepair {
     /// `2015550123` (every digit survived); `2.01555E+09` → `.digitsLost`.
     public static func phoneDigits(_ text: String) -> PhoneRepair {
         // Both repairs need a `.` or an exponent: most phones have neither.
-        if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "e") }) { return .unchanged }
+        // (A plain loop: `contains(where:)` on the UTF-8 view was not inlined, a call a byte.)
+        var marked = false
+        for b in text.utf8 where b == UInt8(ascii: ".") || b == UInt8(ascii: "E") || b == UInt8(ascii: "e") {
+            marked = true
+            break
+        }
+        if !marked { return .unchanged }
         let t = text.trimmed
         let bytes = Array(t.utf8)
         // A plain number with a zero fraction.
@@ -58,6 +64,10 @@ public enum ExcelRepair {
         var t = text.trimmed
         // Most ZIPs are already five digits.
         if t.utf8.count == 5, t.utf8.allSatisfy(isDigit) { return unassigned(t) ? .invalid(noSuchZip(text)) : .unchanged(t) }
+        // And ZIP+4 already written as USPS writes it.
+        if t.utf8.count == 10, t.utf8.enumerated().allSatisfy({ $0.offset == 5 ? $0.element == UInt8(ascii: "-") : isDigit($0.element) }) {
+            return unassigned(t) ? .invalid(noSuchZip(text)) : .unchanged(t)
+        }
         // On the bytes: a ZIP is ASCII digits, hyphens and spaces, so any other byte ends it.
         var bytes = Array(t.utf8)
         if bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "."), bytes[bytes.count - 1] == UInt8(ascii: "0") {
@@ -67,12 +77,12 @@ public enum ExcelRepair {
         let shapeOK = bytes.allSatisfy { isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: " ") }
         let digits = String(decoding: bytes.filter(isDigit), as: UTF8.self)
         guard shapeOK, !digits.isEmpty else { return .invalid("not a ZIP code") }
-        let state = state.map { StateTable.code(for: $0) ?? $0.uppercased() }
         func checked(_ zip5: String, _ plus4: String?, _ note: String?) -> ZipRepair {
             if unassigned(zip5) { return .invalid(noSuchZip(text)) }
             let formatted = plus4.map { "\(zip5)-\($0)" } ?? zip5
             if let note {
-                guard let state, StateTable.zipFits(zip5, state: state) else {
+                // The state is looked up only for a repair it must confirm.
+                guard let state = state.map({ StateTable.code(for: $0) ?? $0.uppercased() }), StateTable.zipFits(zip5, state: state) else {
                     return .invalid("\(text) looks like a ZIP code that lost its leading zero, but the state does not confirm it")
                 }
                 return .repaired(formatted, note)

@@ -38,7 +38,7 @@ public enum PhoneRule {
             return result
         }
         // (The bytes first: most numbers do not start with the letters at all.)
-        if text.utf8.count >= 4, zip(text.utf8.prefix(4), "tel:".utf8).allSatisfy({ $0 | 0x20 == $1 }), text.lowercased().hasPrefix("tel:") {
+        if text.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "t") }) == true, text.lowercased().hasPrefix("tel:") {
             text = String(text.dropFirst(4))
         }
         var out = cleadphone_result()
