@@ -19,6 +19,8 @@ extension NameRule {
 
     /// The first words of `designationPairs`.
     static let designationStarts: Set<String> = Set(designationPairs.map(\.0))
+    /// Every word a designation is or starts with: one look-up a word for a name that has none.
+    private static let designationWords: Set<String> = designationStarts.union(designations.keys)
 
     /// Words that show a Vietnamese name, where a final `Le` is a given name, not a life estate.
     private static let vietnamese: Set<String> = ["thi", "van", "ngoc", "thanh", "minh", "duc", "quoc", "huu", "kim", "nguyen", "tran"]
@@ -30,7 +32,7 @@ extension NameRule {
     /// `Mary Jo Le` it is the family name.
     static func takeDesignations(_ words: inout [String], lifeEstates: Bool = true) -> String? {
         // Most names have none: a look at each word's key, before any array is made.
-        guard words.count > 1, words.contains(where: { w in key(w).map { designations[$0] != nil || designationStarts.contains($0) } ?? false }) else {
+        guard words.count > 1, words.contains(where: { w in key(w).map(designationWords.contains) ?? false }) else {
             return nil
         }
         var found: [String] = []

@@ -272,8 +272,12 @@ public enum NameRule {
 
     /// How many words at the start are titles (`The` counts before one).
     static func leadingPrefixes(_ words: [String]) -> Int {
+        guard let first = words.first else { return 0 }
+        // Most names start with no title: said from the first word's key, made once.
+        let firstKey = key(first)
+        guard let firstKey, firstKey == "the" || prefixes.contains(firstKey) || titleModifiers.contains(firstKey) else { return 0 }
         var k = 0
-        if words.count > 1, key(words[0]) == "the", isPrefix(words[1]) { k = 1 }
+        if words.count > 1, firstKey == "the", isPrefix(words[1]) { k = 1 }
         while k < words.count {
             if isPrefix(words[k]) {
                 k += 1
