@@ -82,11 +82,11 @@ final class EmbeddedDestination: Destination {
         guard scope.campaign == nil else { return try planner.prepare(&leads, campaign: scope.campaign, policy: policy) }
         for k in leads.indices where leads[k].action == .create {
             let rows = leads[k].flyr
-            if rows.address != nil {
+            if rows.hasAddress {
                 rows.addressID = ids.next()
                 rows.createsAddress = true
             }
-            if rows.contact != nil {
+            if rows.hasContact {
                 rows.contactID = ids.next()
                 rows.createsContact = true
             }

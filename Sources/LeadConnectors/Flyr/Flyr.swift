@@ -127,12 +127,12 @@ public final class FlyrPlanner {
         }
         let scope = campaign ?? ""
         for k in leads.indices where leads[k].action == .create {
-            // The rows once (a cast each time they are asked for), their records looked at where
-            // they are (bound to a name, each was copied).
+            // The rows once (a cast each time they are asked for); their records copied only
+            // to be looked up in a campaign that has rows.
             let rows = leads[k].flyr
             rows.createsAddress = false
             rows.createsContact = false
-            if rows.address != nil {
+            if rows.hasAddress {
                 if !known.addresses.isEmpty, let found = known.address(rows.address!) {
                     rows.addressID = found
                 } else {
@@ -140,10 +140,10 @@ public final class FlyrPlanner {
                     rows.createsAddress = true
                 }
             }
-            if rows.contact != nil {
+            if rows.hasContact {
                 if campaign != nil, !known.contacts.isEmpty, let found = known.contact(rows.contact!) {
                     rows.contactID = found
-                } else if campaign != nil, let found = known.rekeyed(rows.contact!) {
+                } else if campaign != nil, !known.contacts.isEmpty, let found = known.rekeyed(rows.contact!) {
                     // The campaign's contact under the lead's old email: updated with the new.
                     rows.contactID = found
                     leads[k].matched = "matched by phone and name to the campaign's contact \(found): its dedupe key changed"
@@ -155,7 +155,7 @@ public final class FlyrPlanner {
             leads[k].settleFlyrID()
             leads[k].alreadyThere = !rows.createsAddress && !rows.createsContact
             // A contact (or, for addresses alone, an address) already in the campaign: create_only skips it.
-            leads[k].found = rows.contact != nil ? !rows.createsContact : rows.address != nil && !rows.createsAddress
+            leads[k].found = rows.hasContact ? !rows.createsContact : rows.hasAddress && !rows.createsAddress
         }
         // Rows found whole: an update where they differ from what the lead would write.
         let found = leads.indices.filter { leads[$0].action == .create && leads[$0].alreadyThere }
@@ -186,8 +186,8 @@ public enum FlyrPlan {
     /// rows of changed leads are read).
     public static func snapshots(_ leads: [OutboundLead], policy: DestinationPolicy,
                                  read: (_ table: String, _ columns: [String], _ ids: [String]) throws -> [String: [String: String]]) throws -> [FieldSnapshot] {
-        let contactIDs = leads.compactMap { $0.action == .update && $0.flyr.contact != nil ? $0.flyr.contactID : nil }
-        let addressIDs = leads.compactMap { $0.action == .update && $0.flyr.address != nil ? $0.flyr.addressID : nil }
+        let contactIDs = leads.compactMap { $0.action == .update && $0.flyr.hasContact ? $0.flyr.contactID : nil }
+        let addressIDs = leads.compactMap { $0.action == .update && $0.flyr.hasAddress ? $0.flyr.addressID : nil }
         let contacts = contactIDs.isEmpty ? [:] : try read("contacts", contactColumns, contactIDs)
         let addresses = addressIDs.isEmpty ? [:] : try read("campaign_addresses", AddressRecord.columnNames, addressIDs)
         let contactPolicy = Dictionary(uniqueKeysWithValues: policy.contactColumns.map { ("contacts." + $0.column, $0.policy) })

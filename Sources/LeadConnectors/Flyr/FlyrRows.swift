@@ -17,8 +17,14 @@ public final class FlyrRows: LeadPayload, @unchecked Sendable {
     public var createsContact = false
     public var createsAddress = false
 
+    /// Whether there is a contact, an address: asked of the records themselves (`address !=
+    /// nil` on the class's property), each was copied whole to be compared.
+    public let hasContact: Bool
+    public let hasAddress: Bool
+
     public init(contact: ContactRecord?, address: AddressRecord?) {
         (self.contact, self.address) = (contact, address)
+        (hasContact, hasAddress) = (contact != nil, address != nil)
     }
 
     /// The rows the run writes for `lead`: the contact when `contacts`, the campaign address

@@ -415,7 +415,7 @@ public final class PostgresDestination: Destination {
         }
         // Each part as the policy of `address` says (never: the rows stay); a blank part wipes
         // nothing. An address deleted since it was written is written again under its id.
-        let changedAddresses = leads.filter { $0.action == .update && $0.flyr.addressID != nil && $0.flyr.address != nil }
+        let changedAddresses = leads.filter { $0.action == .update && $0.flyr.addressID != nil && $0.flyr.hasAddress }
         if !changedAddresses.isEmpty, policy.addressPolicy != .never {
             var values: [String?] = []
             for lead in changedAddresses { values += [lead.flyr.addressID] + lead.flyr.address!.columns.map(\.value) }
@@ -443,7 +443,7 @@ public final class PostgresDestination: Destination {
                 try insert(again, FlyrColumns.newAddress, into: "campaign_addresses", copying: false)
             }
         }
-        let changedContacts = leads.filter { $0.action == .update && $0.flyr.contactID != nil && $0.flyr.contact != nil }
+        let changedContacts = leads.filter { $0.action == .update && $0.flyr.contactID != nil && $0.flyr.hasContact }
         if !changedContacts.isEmpty {
             var values: [String?] = []
             for lead in changedContacts {

@@ -285,9 +285,9 @@ public final class SupabaseDestination: Destination {
             }
             try insert(added, FlyrColumns.newContact, into: "contacts")
         }
-        let changedAddresses = leads.filter { $0.action == .update && $0.flyr.addressID != nil && $0.flyr.address != nil }
+        let changedAddresses = leads.filter { $0.action == .update && $0.flyr.addressID != nil && $0.flyr.hasAddress }
         if !changedAddresses.isEmpty, let campaign { try update(addresses: changedAddresses, campaign: campaign) }
-        let changedContacts = leads.filter { $0.action == .update && $0.flyr.contactID != nil && $0.flyr.contact != nil }
+        let changedContacts = leads.filter { $0.action == .update && $0.flyr.contactID != nil && $0.flyr.hasContact }
         if !changedContacts.isEmpty { try update(changedContacts, user: user) }
     }
 
