@@ -65,11 +65,6 @@ public final class LeadStore: @unchecked Sendable {
         try db.close()
     }
 
-    /// Deletes a closed store's file with its write-ahead log and shared-memory index.
-    public static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
     /// Runs `body` in one transaction: rows and their ledger entries land together or not at all.
     ///
     /// Foreign keys are not checked row by row inside it. With them on, SQLite keeps a

@@ -73,8 +73,11 @@ public struct SyncJob {
         request.strictFields = job.strictFields
         (request.preset, request.mapping, request.enrich) = (job.preset, job.mapping, job.enrich)
         (request.campaign, request.user, request.region) = (job.campaign, job.user, job.region)
-        // A file left empty tonight is delivered whole (it has no rows): the job goes on.
+        // A file left empty tonight is delivered whole (it has no rows): the job goes on. One
+        // that cannot be planned is held back, and the others delivered: it is taken again
+        // every night until it can be (a mapping that fits it), and the job's status says so.
         request.emptyListsAllowed = true
+        request.unplannedListsHeldBack = true
         return request
     }
 
@@ -174,7 +177,8 @@ public struct SyncJob {
                               stopped: d.stopped.map { Self.oneLine(KnownSecrets.redact("\($0)")) })
         }
         var moved: [String: String?] = [:]
-        for (file, digest) in digests where !tally.unfinishedFiles.contains(file) { moved["file:" + file] = digest }
+        let heldBack = Set(summary.heldBack.map(\.file))
+        for (file, digest) in digests where !tally.unfinishedFiles.contains(file) && !heldBack.contains(file) { moved["file:" + file] = digest }
         if let table {
             // Up to the row before the first one some destination has yet to take.
             let through = tally.firstUnfinished[table.csv].map { $0 - 1 } ?? table.rows
@@ -185,6 +189,12 @@ public struct SyncJob {
         }
         try store.setSyncState(job: job.name, moved)
         try store.recordSyncRun(result.destinations)
+        // A list held back is the gravest problem (a usage one: it needs a mapping), named
+        // with why; the rest of the night's rows were delivered.
+        if !summary.heldBack.isEmpty {
+            let lists = summary.heldBack.map { "\($0.reason): held back" }.joined(separator: "; ")
+            throw SyncError(message: lists + "; the job's other lists were delivered")
+        }
         if let problem { throw problem }
     }
 

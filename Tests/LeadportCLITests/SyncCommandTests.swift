@@ -229,6 +229,38 @@ import Testing
         #expect(!second.events.contains { $0["code"] as? String == "empty_list" }, "the empty file was read again")
     }
 
+    /// A file whose columns cannot be told apart does not stop the folder: the job delivers
+    /// the other files, holds it back (exit 2, the file and the fix named), and takes it again
+    /// every night until a mapping fits it; then its rows are delivered, and the others are not
+    /// sent twice.
+    @Test func aFileThatCannotBePlannedIsHeldBackAndTheOthersDelivered() throws {
+        try writeInboxJob()
+        try write("inbox/a.csv", "Name,Email\nAnn Lee,ann@example.com\nBo Diaz,bo@example.com\n")
+        try write("inbox/b.csv", "foo,bar,baz\n1,2,3\n4,5,6\n")
+        let first = try sync(["--summary-json", "night1.json"])
+        #expect(first.result.status == 2, "\(first.result.stderr.suffix(800))")
+        let rows = Self.rows(first.events)
+        #expect(rows.count == 2 && rows.allSatisfy { ($0["file"] as? String ?? "").hasSuffix("a.csv") && $0["outcome"] as? String == "created" }, "\(rows)")
+        #expect(first.events.contains { $0["code"] as? String == "list_held_back" && ($0["message"] as? String ?? "").contains("b.csv") })
+        #expect(try sqlite("out.db", "SELECT count(*) FROM contacts") == ["2"])
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("night1.json")))) as? [String: Any]
+        let job = (summary?["jobs"] as? [[String: Any]])?.first
+        #expect(job?["status"] as? Int == 2 && (job?["message"] as? String ?? "").contains("b.csv"), "\(String(describing: job))")
+        #expect(((job?["destinations"] as? [[String: Any]])?.first?["created"] as? Int) == 2)
+
+        // The next night: b.csv is still held back; a.csv is not read again.
+        let second = try sync()
+        #expect(second.result.status == 2 && Self.rows(second.events).isEmpty, "\(second.result.stderr.suffix(800))")
+
+        // With a mapping that fits it, b.csv's rows go in, and nothing else is sent again.
+        try write("b-mapping.yaml", "columns:\n  foo: full_name\n  bar: phone\n")
+        try writeInboxJob("mapping: b-mapping.yaml")
+        let third = try sync()
+        let thirdRows = Self.rows(third.events)
+        #expect(third.result.status != 2, "\(third.result.stderr.suffix(800))")
+        #expect(thirdRows.count == 2 && thirdRows.allSatisfy { ($0["file"] as? String ?? "").hasSuffix("b.csv") }, "\(thirdRows)")
+    }
+
     /// While a run holds a job, another exits 4 at once, saying so, and does nothing.
     @Test func aSecondRunOfAJobExitsFour() throws {
         try write("sync.yaml", "ledger: ledger.db\njobs:\n  - name: inbox\n    source: {files: \"inbox/*.csv\"}\n    to: [sqlite:out.db]\n")

@@ -22,6 +22,7 @@ extension ImportRequest {
         var options = ImportOptions(files: files)
         options.reader.sheet = sheet
         options.emptyListsAllowed = emptyListsAllowed
+        options.unplannedListsHeldBack = unplannedListsHeldBack
         let parsed = try parsedTargets()
         let settings = try Settings.load()
         options.embedded = false

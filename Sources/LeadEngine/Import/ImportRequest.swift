@@ -39,6 +39,11 @@ public struct ImportRequest: Sendable, Equatable {
     /// only one: a sync job's file that its export left empty tonight. Otherwise an empty list
     /// is passed over only beside others that have rows, and alone is refused.
     public var emptyListsAllowed = false
+    /// Whether a list that cannot be planned (its columns not told apart, a mapping that does
+    /// not fit it, a file that cannot be read) is held back, said in a warning and in the
+    /// summary's `heldBack`, while the others are delivered: a sync job's folder, where one bad
+    /// file must not stop every other file every night. Otherwise it refuses the run.
+    public var unplannedListsHeldBack = false
 
     public init(files: [String]) { self.files = files }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPKit
 import LeadConnectors
 import LeadCore
 import LeadEnrich
@@ -142,6 +143,31 @@ public final class ImportRun: @unchecked Sendable {
     public func run() throws -> RunSummary {
         let started = Date()
         let runID = UUID().uuidString.lowercased()
+        // Every list is planned before anything is opened: a run refused for its lists makes no
+        // database and reads no row.
+        var plans: [ColumnPlan] = []
+        // A list with nothing in it has no rows to lose: beside others (or in a sync job) it is
+        // passed over, said in a warning; alone, the run is refused.
+        var empty: [(file: String, error: MappingError)] = []
+        // A list that cannot be planned, in a sync job: held back (not read), the others go on.
+        var heldBack: [(file: String, error: any Error)] = []
+        var kept: [String] = []
+        for file in options.files {
+            do {
+                plans.append(try ColumnPlan.make(path: file, options: readerOptions(), mapping: options.mapping))
+                kept.append(file)
+            } catch let error as MappingError where error.isEmptyList {
+                empty.append((file, error))
+                plans.append(ColumnPlan.empty(mapping: options.mapping))
+                kept.append(file)
+            } catch where options.unplannedListsHeldBack {
+                heldBack.append((file, error))
+            }
+        }
+        if let first = empty.first, empty.count == options.files.count, !options.emptyListsAllowed { throw first.error }
+        // Every list held back: nothing to deliver, and the run is refused as for one list.
+        if kept.isEmpty, let first = heldBack.first { throw first.error }
+        options.files = kept
         // The rows are counted (for the progress total) while everything else gets going: a
         // pass over the whole input that need not hold up the first batch, and is saved when
         // no one is shown the total.
@@ -153,13 +179,7 @@ public final class ImportRun: @unchecked Sendable {
         // A dry run leaves no file behind: a database that is not there yet is made in memory.
         let new = !FileManager.default.fileExists(atPath: options.databasePath)
         let store = try LeadStore(path: options.dryRun && new ? ":memory:" : options.databasePath)
-        // Nor does a run refused before its first row (a list with nothing to import): the
-        // database it made for it is removed.
-        var refused = false
-        defer {
-            try? store.close()
-            if refused && new && !options.dryRun { LeadStore.remove(options.databasePath) }
-        }
+        defer { try? store.close() }
         for lane in lanes { lane.ledgerWasEmpty = !(try store.hasLedger(destination: lane.ledgerName)) }
         // For one remote destination, rows are hashed as they come: a row the ledger has seen as
         // it is now (same cells, same mapping and options, same rules) is passed over without
@@ -179,25 +199,8 @@ public final class ImportRun: @unchecked Sendable {
         let byRowHash = passing.flatMap { lane in lane.ledgerWasEmpty ? nil : Background(name: "leadport-ledger") { [store] in
             try store.ledgerByRowHash(destination: lane.ledgerName, limit: Self.ledgerPreloadLimit(inputBytes: inputBytes))
         } }
-        var plans: [ColumnPlan] = []
-        // A list with nothing in it has no rows to lose: beside others (or in a sync job) it is
-        // passed over, said in a warning; alone, the run is refused.
-        var empty: [(file: String, error: MappingError)] = []
-        do {
-            for file in options.files {
-                do {
-                    plans.append(try ColumnPlan.make(path: file, options: readerOptions(), mapping: options.mapping))
-                } catch let error as MappingError where error.isEmptyList {
-                    empty.append((file, error))
-                    plans.append(ColumnPlan.empty(mapping: options.mapping))
-                }
-            }
-            if let first = empty.first, empty.count == options.files.count, !options.emptyListsAllowed { throw first.error }
-        } catch {
-            refused = true
-            throw error
-        }
         for (_, error) in empty { emit(.warning(RunWarning(code: "empty_list", message: "\(error): passed over"))) }
+        for (_, error) in heldBack { emit(.warning(RunWarning(code: "list_held_back", message: "\(error): held back, none of its rows read"))) }
         // With an enrichment: what each file sends the model (its own columns), and its plan
         // with the answers as columns after them.
         let enrichment = options.enrichment
@@ -396,6 +399,7 @@ public final class ImportRun: @unchecked Sendable {
         var summary = RunSummary(runID: runID, rows: delivery.rows, counts: delivery.counts, seconds: Date().timeIntervalSince(started), dryRun: options.dryRun,
                                  destinations: lanes.map { DestinationSummary(name: $0.name, counts: delivery.laneCounts[$0.index], stopped: $0.stopped) },
                                  enrichment: enrichment?.summary)
+        summary.heldBack = heldBack.map { ($0.file, KnownSecrets.redact("\($0.error)")) }
         summary.unmappedColumns = zip(files, plans).flatMap { file, plan in plan.unmappedColumns.map { files.count > 1 ? "\(file): \($0)" : $0 } }
         (summary.withoutName, summary.withoutContact) = (delivery.withoutName, delivery.withoutContact)
         summary.mailingAsAddress = mailingAsAddress

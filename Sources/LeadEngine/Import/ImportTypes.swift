@@ -80,6 +80,9 @@ public struct RunSummary: Sendable {
     public var enrichment: Enrichment.Tally?
     /// Columns no field took (`"Nom"`, or `"file.csv: Nom"` with several files).
     public var unmappedColumns: [String] = []
+    /// The lists held back, each with why (`ImportOptions.unplannedListsHeldBack`): none of
+    /// their rows was read.
+    public var heldBack: [(file: String, reason: String)] = []
     /// Rows delivered without a name (no person's names, no company), and rows with no email,
     /// phone or address to reach them by: how many, and the first few source rows.
     public var withoutName = RowTally()
@@ -173,6 +176,8 @@ public struct ImportOptions: @unchecked Sendable {
     public var afterCommit: (() throws -> Void)?
     /// `ImportRequest.emptyListsAllowed`.
     public var emptyListsAllowed = false
+    /// `ImportRequest.unplannedListsHeldBack`.
+    public var unplannedListsHeldBack = false
 
     public init(files: [String]) { self.files = files }
 }
