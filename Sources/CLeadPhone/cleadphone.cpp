@@ -10,14 +10,14 @@
 #include <phonenumbers/phonemetadata.pb.h>
 #include <phonenumbers/phonenumber.pb.h>
 #include <phonenumbers/phonenumberutil.h>
-#include <phonenumbers/regexp_adapter.h>
+#include <unicode/regex.h>
+#include <unicode/unistr.h>
 
 using i18n::phonenumbers::PhoneMetadata;
 using i18n::phonenumbers::PhoneMetadataCollection;
 using i18n::phonenumbers::PhoneNumber;
 using i18n::phonenumbers::PhoneNumberDesc;
 using i18n::phonenumbers::PhoneNumberUtil;
-using i18n::phonenumbers::RegExp;
 
 namespace i18n {
 namespace phonenumbers {
@@ -25,17 +25,6 @@ namespace phonenumbers {
 // which Debian does not install; the functions are exported).
 int metadata_size();
 const void *metadata_get();
-
-// The regular-expression factory PhoneNumberUtil itself uses (regexp_adapter_icu.h, which Debian
-// does not install either): declared as the library defines it; its methods and vtable are
-// exported.
-class ICURegExpFactory : public AbstractRegExpFactory {
-public:
-    ICURegExpFactory() {}
-    virtual ~ICURegExpFactory() {}
-    virtual RegExpInput *CreateInput(const string &utf8_input) const;
-    virtual RegExp *CreateRegExp(const string &utf8_regexp) const;
-};
 }  // namespace i18n::phonenumbers
 }  // namespace i18n
 
@@ -52,24 +41,66 @@ static const PhoneMetadata *metadata_for(const std::string &region) {
     return nullptr;
 }
 
+// Each thread's matchers, one for each compiled description (`CompiledDesc::slot`), and the
+// number they read. ICU's RegexMatcher is made for one pattern and reset to each new input;
+// libphonenumber's ICU adapter made a matcher, and a copy of the input, for every match, and
+// freed them after: on the 100k-row benchmark list those took more instructions than the
+// matching itself.
+struct ThreadMatching {
+    icu::UnicodeString input;
+    std::vector<std::unique_ptr<icu::RegexMatcher>> matchers;
+};
+
+static ThreadMatching &thread_matching() {
+    thread_local ThreadMatching matching;
+    return matching;
+}
+
 // One number description (general, fixed line, mobile, ...) ready to match: its possible lengths
-// and its pattern, compiled once. PhoneNumberUtil::IsNumberMatchingDesc does the same through
-// a cache keyed by the pattern's text, hashing the whole pattern (some 2 KB for US landlines)
-// on every call, and after a failed full match runs the pattern again to tell a prefix match,
-// which validation never asks for; on the 100k-row benchmark list those were some 3% of the
+// and its pattern, compiled once (as libphonenumber's ICU adapter compiles it: the pattern's
+// UTF-8 text, no flags). PhoneNumberUtil::IsNumberMatchingDesc does the same through a cache
+// keyed by the pattern's text, hashing the whole pattern (some 2 KB for US landlines) on every
+// call, and after a failed full match runs the pattern again to tell a prefix match, which
+// validation never asks for; on the 100k-row benchmark list those were some 3% of the
 // import's time.
 struct CompiledDesc {
     std::vector<int> lengths;
-    std::unique_ptr<const RegExp> pattern;  // null: an empty pattern, which matches nothing
+    std::unique_ptr<icu::RegexPattern> pattern;  // null: an empty pattern, which matches nothing
+    size_t slot;
 
-    CompiledDesc(const i18n::phonenumbers::AbstractRegExpFactory &factory, const PhoneNumberDesc &desc)
-        : lengths(desc.possible_length().begin(), desc.possible_length().end()),
-          pattern(desc.national_number_pattern().empty() ? nullptr : factory.CreateRegExp(desc.national_number_pattern())) {}
+    CompiledDesc(const PhoneNumberDesc &desc, size_t slot)
+        : lengths(desc.possible_length().begin(), desc.possible_length().end()), pattern(compile(desc.national_number_pattern())), slot(slot) {}
 
-    bool matches(const std::string &nsn) const {
-        int length = static_cast<int>(nsn.size());
+    static icu::RegexPattern *compile(const std::string &text) {
+        if (text.empty()) return nullptr;
+        UParseError where;
+        UErrorCode status = U_ZERO_ERROR;
+        icu::RegexPattern *compiled = icu::RegexPattern::compile(icu::UnicodeString::fromUTF8(text), 0, where, status);
+        if (U_FAILURE(status)) {
+            delete compiled;
+            return nullptr;
+        }
+        return compiled;
+    }
+
+    // Whether the whole of the thread's input (`ThreadMatching::input`, `length` characters)
+    // is a number of this description.
+    bool matches(ThreadMatching &matching, int length) const {
         if (!lengths.empty() && std::find(lengths.begin(), lengths.end(), length) == lengths.end()) return false;
-        return pattern && pattern->FullMatch(nsn);
+        if (!pattern) return false;
+        UErrorCode status = U_ZERO_ERROR;
+        if (matching.matchers.size() <= slot) matching.matchers.resize(slot + 1);
+        std::unique_ptr<icu::RegexMatcher> &matcher = matching.matchers[slot];
+        if (!matcher) {
+            matcher.reset(pattern->matcher(status));
+            if (U_FAILURE(status)) {
+                matcher.reset();
+                return false;
+            }
+        }
+        matcher->reset(matching.input);
+        bool matched = matcher->matches(status);
+        return U_SUCCESS(status) && matched;
     }
 };
 
@@ -83,16 +114,19 @@ struct CompiledRegion {
     CompiledDesc general;
     std::vector<CompiledDesc> types;
 
-    CompiledRegion(const i18n::phonenumbers::AbstractRegExpFactory &factory, const PhoneMetadata &m) : general(factory, m.general_desc()) {
+    explicit CompiledRegion(const PhoneMetadata &m) : general(m.general_desc(), 0) {
         const PhoneNumberDesc *order[] = {&m.fixed_line(), &m.mobile(), &m.toll_free(), &m.premium_rate(), &m.shared_cost(),
                                           &m.voip(), &m.personal_number(), &m.pager(), &m.uan(), &m.voicemail()};
-        for (const PhoneNumberDesc *desc : order) types.emplace_back(factory, *desc);
+        for (const PhoneNumberDesc *desc : order) types.emplace_back(*desc, types.size() + 1);
     }
 
     bool valid(const std::string &nsn) const {
-        if (!general.matches(nsn)) return false;
+        ThreadMatching &matching = thread_matching();
+        matching.input = icu::UnicodeString::fromUTF8(nsn);
+        int length = matching.input.length();
+        if (!general.matches(matching, length)) return false;
         for (const CompiledDesc &desc : types) {
-            if (desc.matches(nsn)) return true;
+            if (desc.matches(matching, length)) return true;
         }
         return false;
     }
@@ -102,9 +136,8 @@ struct CompiledRegion {
 // static); null when the metadata lacks the region.
 static const CompiledRegion *main_region_compiled(const std::string &region) {
     static const CompiledRegion *compiled = [&]() -> const CompiledRegion * {
-        static const i18n::phonenumbers::ICURegExpFactory factory;
         const PhoneMetadata *m = metadata_for(region);
-        return m ? new CompiledRegion(factory, *m) : nullptr;
+        return m ? new CompiledRegion(*m) : nullptr;
     }();
     return compiled;
 }
