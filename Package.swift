@@ -37,7 +37,8 @@ let package = Package(
         .target(name: "HTTPKit", dependencies: ["CLeadCurl"]),
         // libpq, loaded with dlopen by the PostgreSQL destination.
         .target(name: "CLeadPQ", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "LeadConnectors", dependencies: ["LeadCore", "LeadStore", "HTTPKit", "CLeadPQ", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
+        .target(name: "LeadConnectors", dependencies: ["LeadCore", "LeadStore", "HTTPKit", "CLeadPQ", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
+                swiftSettings: uncheckedExclusivityInRelease),
         // libzip and libxml2, loaded with dlopen when a command first opens a workbook or writes a
         // ZIP (their headers only at build time; libxml2's live under /usr/include/libxml2).
         .target(name: "CLeadZip", linkerSettings: [.linkedLibrary("dl")]),

@@ -2,32 +2,68 @@ import GRDB
 import GRDBSQLite
 
 /// The values of one statement, bound straight through SQLite's C API from one reused buffer.
+/// The buffers are its own memory, grown by doubling and never shrunk: as arrays, every value
+/// appended was a uniqueness check, a generic append and a capacity check for each of the
+/// two, some sixty instructions for a value the statement then copies no further.
 final class BindScratch {
     /// The text values' bytes, one after another.
-    var bytes: [UInt8] = []
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private var byteCount = 0
+    private var byteCapacity = 4096
     /// Per value: (offset, length) in `bytes`; offset -1 for NULL, -2 for an integer (in length).
-    var spans: [(offset: Int, length: Int)] = []
+    private var spans: UnsafeMutablePointer<(offset: Int, length: Int)>
+    private var spanCount = 0
+    private var spanCapacity = 256
     /// Multi-row statements by row count and statement head and tail.
     var statements: [String: Statement] = [:]
 
+    init() {
+        bytes = .allocate(capacity: byteCapacity)
+        spans = .allocate(capacity: spanCapacity)
+    }
+
+    deinit {
+        bytes.deallocate()
+        spans.deallocate()
+    }
+
     func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        spans.removeAll(keepingCapacity: true)
+        byteCount = 0
+        spanCount = 0
     }
 
     func text(_ value: String?) {
-        guard var value else {
-            spans.append((-1, 0))
-            return
-        }
+        guard var value else { return span(-1, 0) }
         value.withUTF8 { utf8 in
-            spans.append((bytes.count, utf8.count))
-            bytes.append(contentsOf: utf8)
+            if byteCount + utf8.count > byteCapacity { growBytes(byteCount + utf8.count) }
+            if let source = utf8.baseAddress { (bytes + byteCount).update(from: source, count: utf8.count) }
+            span(byteCount, utf8.count)
+            byteCount += utf8.count
         }
     }
 
     func integer(_ value: Int) {
-        spans.append((-2, value))
+        span(-2, value)
+    }
+
+    private func span(_ offset: Int, _ length: Int) {
+        if spanCount == spanCapacity {
+            let grown = UnsafeMutablePointer<(offset: Int, length: Int)>.allocate(capacity: spanCapacity * 2)
+            grown.moveInitialize(from: spans, count: spanCount)
+            spans.deallocate()
+            (spans, spanCapacity) = (grown, spanCapacity * 2)
+        }
+        (spans + spanCount).initialize(to: (offset, length))
+        spanCount += 1
+    }
+
+    private func growBytes(_ needed: Int) {
+        var capacity = byteCapacity * 2
+        while capacity < needed { capacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.moveInitialize(from: bytes, count: byteCount)
+        bytes.deallocate()
+        (bytes, byteCapacity) = (grown, capacity)
     }
 
     /// Binds the values in order to `handle` (no copies: SQLITE_STATIC, the bytes stay put
@@ -37,18 +73,17 @@ final class BindScratch {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)  // the bound pointers are into `bytes`
         }
-        return try bytes.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
-            for (k, span) in spans.enumerated() {
-                let index = Int32(k + 1)
-                switch span.offset {
-                case -1: sqlite3_bind_null(handle, index)
-                case -2: sqlite3_bind_int64(handle, index, Int64(span.length))
-                default: sqlite3_bind_text(handle, index, base + span.offset, Int32(span.length), nil)
-                }
+        let base = UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self)
+        for k in 0..<spanCount {
+            let index = Int32(k + 1)
+            let span = spans[k]
+            switch span.offset {
+            case -1: sqlite3_bind_null(handle, index)
+            case -2: sqlite3_bind_int64(handle, index, Int64(span.length))
+            default: sqlite3_bind_text(handle, index, base + span.offset, Int32(span.length), nil)
             }
-            return try body()
         }
+        return try body()
     }
 }
 

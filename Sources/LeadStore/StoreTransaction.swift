@@ -93,18 +93,25 @@ public struct StoreTransaction {
             if case .constant(let text) = column.kind { return "'" + text + "'" }
             return "?"
         } + stamped.map { _ in "?" }
-        try runRows("INSERT OR FAIL INTO \(table) (\(names)) VALUES ", "(" + places.joined(separator: ",") + ")", "", count: rows.count) { i, b in
-            // One copy of the row for all its columns: `rows[i]` in each column's call copied
-            // the whole row (every string retained and released) once a column.
-            let row = rows[i]
-            for column in columns {
-                switch column.kind {
-                case .constant: continue
-                case .integer: b.integer(column.value(row).flatMap { Int($0) } ?? 0)
-                case .text, .uuid, .json: b.text(column.value(row))
+        // The bound columns read in place: iterating them copied each one's name, kind and
+        // reader (retained and released) for every row, and an array of their readers alone
+        // called each through a thunk.
+        let bound = columns.filter { if case .constant = $0.kind { false } else { true } }
+        let integers = bound.map { $0.kind == .integer }
+        try bound.withUnsafeBufferPointer { bound in
+            try runRows("INSERT OR FAIL INTO \(table) (\(names)) VALUES ", "(" + places.joined(separator: ",") + ")", "", count: rows.count) { i, b in
+                // One copy of the row for all its columns: `rows[i]` in each column's call copied
+                // the whole row (every string retained and released) once a column.
+                let row = rows[i]
+                for c in bound.indices {
+                    if integers[c] {
+                        b.integer(bound[c].value(row).flatMap { Int($0) } ?? 0)
+                    } else {
+                        b.text(bound[c].value(row))
+                    }
                 }
+                for _ in stamped { b.text(now) }
             }
-            for _ in stamped { b.text(now) }
         }
     }
 

@@ -242,13 +242,20 @@ public enum FlyrVersion {
                 var version = Hashing(names: names, ends: ends)
                 // Each record unwrapped once: `flatMap(field.value)` copied the whole record
                 // (every string retained and released) for each of its columns.
+                // The columns read in place: iterating them copied each one's name and both its
+                // closures (retained and released) for every column of every row, and an array
+                // of their readers alone called each through a thunk.
                 if let contact {
-                    for field in FlyrColumns.contact { version.take(field.value(contact)) }
+                    FlyrColumns.contact.withUnsafeBufferPointer { fields in
+                        for k in fields.indices { version.take(fields[k].value(contact)) }
+                    }
                 } else {
                     version.skip(FlyrColumns.contact.count)
                 }
                 if let address {
-                    for field in FlyrColumns.address { version.take(field.value(address)) }
+                    FlyrColumns.address.withUnsafeBufferPointer { fields in
+                        for k in fields.indices { version.take(fields[k].value(address)) }
+                    }
                 }
                 return hex(version.hash.value, version.mask)
             }
@@ -266,13 +273,20 @@ public enum FlyrVersion {
 
         init(names: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int>) { (self.names, self.ends) = (names, ends) }
 
-        /// The next column: written (in the mask and the hash) when it holds something.
+        /// The next column: written (its bit set, its name and value hashed) when it holds
+        /// something but blanks (`isBlank`), judged from the bytes the hash reads.
         mutating func take(_ value: String?) {
-            if let value, !FlyrVersion.isBlank(value) { add(value, at: k) }
-            k += 1
+            defer { k += 1 }
+            guard var value else { return }
+            value.withUTF8 { bytes in
+                guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+                mask |= 1 << UInt64(k)
+                hash.mix(bytes: UnsafeBufferPointer(rebasing: names[(k == 0 ? 0 : ends[k - 1])..<ends[k]]))
+                hash.mix(bytes: bytes)
+            }
         }
 
-        /// Column `column` as written: its bit set, its name and value hashed.
+        /// Column `column` as written, whatever it holds: its bit set, its name and value hashed.
         mutating func add(_ value: String, at column: Int) {
             var value = value
             mask |= 1 << UInt64(column)
