@@ -20,7 +20,19 @@ extension LeadStore {
     public func changes(run: String) throws -> [String: RunChanges] {
         try db.read { db in
             var byDestination: [String: RunChanges] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT destination, dedupe_key, remote_id, remote_version, run_id FROM leadport_ledger WHERE created_run = ?", arguments: [run]) {
+            // The records the run created are after its floor (none without one); a run the log
+            // does not know is looked for through the whole ledger.
+            let created: [Row]
+            if let logged = try Row.fetchOne(db, sql: "SELECT ledger_floor FROM leadport_runs WHERE id = ?", arguments: [run]) {
+                let floor: Int64? = logged["ledger_floor"]
+                created = try floor.map { floor in
+                    try Row.fetchAll(db, sql: "SELECT destination, dedupe_key, remote_id, remote_version, run_id FROM leadport_ledger WHERE rowid > ? AND created_run = ?",
+                                     arguments: [floor, run])
+                } ?? []
+            } else {
+                created = try Row.fetchAll(db, sql: "SELECT destination, dedupe_key, remote_id, remote_version, run_id FROM leadport_ledger WHERE created_run = ?", arguments: [run])
+            }
+            for row in created {
                 byDestination[row["destination"], default: RunChanges()].created.append((row["dedupe_key"], row["remote_id"], row["remote_version"], row["run_id"]))
             }
             for row in try Row.fetchAll(db, sql: """

@@ -8,6 +8,13 @@ extension StoreTransaction {
     /// entries overwrite what the ledger holds for their keys. (An upsert of many rows makes
     /// SQLite keep a statement journal, so only the few changed leads of a rerun take that way.)
     public func record(_ entries: [LedgerRecord], replacing: Bool = false) throws {
+        // Where the records a run creates begin, noted before its first (`ledger_floor`; the
+        // undo's look-up): inside the write, so no one else's delete can move the end of the
+        // ledger between the two.
+        var floored: Set<String> = []
+        for entry in entries where entry.created && floored.insert(entry.run).inserted {
+            try run("UPDATE leadport_runs SET ledger_floor = (SELECT coalesce(max(rowid), 0) FROM leadport_ledger) WHERE id = ? AND ledger_floor IS NULL", [entry.run])
+        }
         let head = replacing ? "INSERT INTO" : "INSERT OR FAIL INTO"
         let tail = replacing ? """
              ON CONFLICT (destination, dedupe_key) DO UPDATE SET remote_id = excluded.remote_id, content_hash = excluded.content_hash,
