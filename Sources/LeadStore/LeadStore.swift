@@ -41,13 +41,13 @@ public final class LeadStore: @unchecked Sendable {
             try db.execute(sql: "PRAGMA page_size = 16384")
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // 24 MiB of page cache: a transaction's dirty pages (an import commits every 10,000
-            // rows) stay in memory until its commit instead of being spilled into the log part
-            // way and written again. With 16 MiB, since the ledger's keys name their campaign,
-            // the 100k-row benchmark list spilled: 41,038 page writes and 14,860 reads against
-            // 34,811 and 10,047, and some 6% more processor time; 32 MiB saves nothing more
-            // (the import's peak, 88.7 MB with 16 MiB, is 99.7 MB).
-            try db.execute(sql: "PRAGMA cache_size = -24576")
+            // 20 MiB of page cache: an import's 10,000-row transaction keeps most of its dirty
+            // pages until its commit instead of spilling them into the log part way and writing
+            // them again. The 100k-row benchmark list (its ledger keys name their campaign):
+            // 39,437 page writes and 14,067 reads with 16 MiB, 34,975 and 10,671 with 20 MiB,
+            // 33,513 and 9,385 with 24 MiB or more; the import's peak, under the benchmark's
+            // 100 MiB, grows by about 3 MiB a 4 MiB step.
+            try db.execute(sql: "PRAGMA cache_size = -20480")
         }
         do {
             db = try DatabaseQueue(path: path, configuration: config)
