@@ -410,16 +410,15 @@ extension ImportRun {
                 // A lead without a dedupe key is known by its row, which comes twice only when
                 // a file is given twice. Compared as the first destination's ledger knows it (its
                 // campaign's, for a FLYR destination): a row a rerun passed over carries that key.
-                // (Made on the build thread for a row built there.)
-                let seen = batch[k].firstDedupeKey
-                    ?? ByteKey(batch[k].passedOver ? Pending.ledgerKey(batch[k].key, batch[k].lead.source) : run.lanes[0].ledgerKey(batch[k].key, batch[k].lead.source))
+                let key = batch[k].passedOver ? Pending.ledgerKey(batch[k].key, batch[k].lead.source) : run.lanes[0].ledgerKey(batch[k].key, batch[k].lead.source)
                 // One look-up for the usual new key (its hash is the dedupe's cost); a duplicate
                 // puts back the first row it displaced.
+                let seen = ByteKey(key)
                 if let first = seenKeys.updateValue(batch[k].lead.source.row, forKey: seen) {
                     seenKeys[seen] = first
                     batch[k].passedOver = false
                     batch[k].outcome = .skipped
-                    batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(seen.text, lead: batch[k].lead)))"
+                    batch[k].reason = "duplicate of row \(first) (\(DedupeKey.reason(key, lead: batch[k].lead)))"
                     batch[k].stage = .dedupe
                 }
             }

@@ -61,7 +61,7 @@ extension ImportRun {
         var rows: [Int] = []
         var previous: [String?] = []
         for k in batch.indices where batch[k].outcome == nil {
-            let key = lane.index == 0 ? batch[k].firstLedgerKey ?? lane.ledgerKey(batch[k].key, batch[k].lead.source) : lane.ledgerKey(batch[k].key, batch[k].lead.source)
+            let key = lane.ledgerKey(batch[k].key, batch[k].lead.source)
             let entry = known[key]
             if let entry, entry.contentHash == batch[k].hash {
                 batch[k].outcome = .unchanged

@@ -27,10 +27,9 @@ extension ImportRun {
             (outcome, reason) = (.skipped, list.reason)
         }
         let gaps = Gaps.of(lead)
-        let ledgerKey = lanes[0].ledgerKey(key, lead.source)
         // Built last, so the lead moves into it instead of being copied.
         return Pending(box: LeadBox(lead), cells: row.cells, numericCells: row.numericCells, key: key, encoded: encoded, otherEncoded: otherEncoded,
-                       outcome: outcome, reason: reason, stage: stage, gaps: gaps, firstLedgerKey: ledgerKey, firstDedupeKey: ByteKey(ledgerKey))
+                       outcome: outcome, reason: reason, stage: stage, gaps: gaps)
     }
 
     /// The processed sheet for one input is named after its file.

@@ -132,11 +132,6 @@ public final class ImportRun: @unchecked Sendable {
         /// `Gaps` of the lead, for the summary: worked out on the build threads, so that the
         /// delivery thread, the pipeline's narrowest, need not read (and copy) the lead for it.
         var gaps: UInt8
-        /// The key the first destination's ledger knows the lead by (`Lane.ledgerKey`), and
-        /// the same as the in-file dedupe compares it, made on the build threads for the same
-        /// reason (nil: a row passed over, which carries its ledger key as `key`).
-        var firstLedgerKey: String? = nil
-        var firstDedupeKey: ByteKey? = nil
 
         /// The key the ledger knows a row by: its dedupe key, or for a lead without one (a name
         /// alone) where it came from. (Static, so that reading it does not copy the row.)
