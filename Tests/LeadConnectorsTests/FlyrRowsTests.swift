@@ -28,24 +28,6 @@ import Testing
         try #require(encoded.payload as? FlyrRows)
     }
 
-    /// The version the embedded encoder works out on the build thread stands for the rows only
-    /// when the lead creates every row it has; a lead whose address the campaign already holds
-    /// wrote its contact alone.
-    @Test func theVersionWorkedOutAheadIsUsedOnlyForALeadThatCreatesEveryRow() throws {
-        let rows = try Self.rows(FlyrRows.encoder(Self.scope("both", campaign: "Spring"))(Self.lead()))
-        rows.versionOfBoth = FlyrVersion.of(contact: rows.contact, address: rows.address)
-        let lead = OutboundLead(key: "email:ana@example.com", encoded: Encoded(hash: "h", payload: rows), lead: Self.lead(), action: .create, remoteID: nil)
-        (rows.createsContact, rows.createsAddress) = (true, true)
-        #expect(FlyrVersion.of(lead) == rows.versionOfBoth)
-        (rows.createsContact, rows.createsAddress) = (true, false)
-        #expect(FlyrVersion.of(lead) == FlyrVersion.of(contact: rows.contact, address: nil))
-        #expect(FlyrVersion.of(lead) != rows.versionOfBoth)
-        (rows.createsContact, rows.createsAddress) = (false, true)
-        #expect(FlyrVersion.of(lead) == FlyrVersion.of(contact: nil, address: rows.address))
-        (rows.createsContact, rows.createsAddress) = (false, false)
-        #expect(FlyrVersion.of(lead) == FlyrVersion.of(contact: nil, address: nil))
-    }
-
     @Test func theTargetAndTheCampaignSayWhichRowsAreBuilt() throws {
         let contacts = try Self.rows(FlyrRows.encoder(Self.scope("contacts", campaign: "Spring"))(Self.lead()))
         #expect(contacts.contact?.fullName == "Ana Lima" && contacts.address == nil)

@@ -43,15 +43,10 @@ final class EmbeddedDestination: Destination {
 
     /// The rows the run writes (`FlyrRows`, as for every FLYR destination), and the hash
     /// LeadPort has always kept for it (`ContentHash`, over the lead's contact whatever the
-    /// target), so ledgers written before destinations hashed what they send stay valid. The
-    /// rows' version (`writtenVersion`) is worked out here too, on the build threads: the
-    /// delivery thread, which writes and records every row, is the import's narrowest (on the
-    /// 100k-row benchmark list it was some 8 % of that thread's instructions). A rerun's
-    /// unchanged rows pay for it on the build threads.
+    /// target), so ledgers written before destinations hashed what they send stay valid.
     var encoder: @Sendable (Lead) -> Encoded {
         { [target, contacts = scope.writesContacts, addresses = scope.writesAddresses] lead in
             let rows = FlyrRows(lead, contacts: contacts, addresses: addresses)
-            rows.versionOfBoth = FlyrVersion.of(contact: rows.contact, address: rows.address)
             return Encoded(hash: ContentHash.of(lead, contact: rows.contact ?? ContactRecord(lead), target: target), payload: rows)
         }
     }

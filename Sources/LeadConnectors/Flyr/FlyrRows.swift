@@ -22,11 +22,6 @@ public final class FlyrRows: LeadPayload, @unchecked Sendable {
     public let hasContact: Bool
     public let hasAddress: Bool
 
-    /// `FlyrVersion` of both records, worked out on the build thread by an encoder that knows
-    /// it will be asked (the embedded database's): what a lead that creates every row it has
-    /// wrote, so that the one delivery thread does not hash them.
-    public var versionOfBoth: String?
-
     public init(contact: ContactRecord?, address: AddressRecord?) {
         (self.contact, self.address) = (contact, address)
         (hasContact, hasAddress) = (contact != nil, address != nil)

@@ -6,7 +6,6 @@ extension FlyrVersion {
         // The records passed as the rows hold them: a conditional expression made a copy of
         // each (every string retained and released) for every row a run creates.
         let rows = lead.flyr
-        if let both = rows.versionOfBoth, rows.createsContact == rows.hasContact, rows.createsAddress == rows.hasAddress { return both }
         switch (rows.createsContact, rows.createsAddress) {
         case (true, true): return of(contact: rows.contact, address: rows.address)
         case (true, false): return of(contact: rows.contact, address: nil)
