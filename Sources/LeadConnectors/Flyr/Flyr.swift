@@ -240,11 +240,10 @@ public enum FlyrVersion {
         columnBytes.withUnsafeBufferPointer { names in
             columnEnds.withUnsafeBufferPointer { ends in
                 var version = Hashing(names: names, ends: ends)
-                // Each record unwrapped once: `flatMap(field.value)` copied the whole record
-                // (every string retained and released) for each of its columns.
-                // The columns read in place: iterating them copied each one's name and both its
-                // closures (retained and released) for every column of every row, and an array
-                // of their readers alone called each through a thunk.
+                // Each record unwrapped once (`flatMap(field.value)` copied the whole record for
+                // each of its columns), and the columns read in place (iterating them copied each
+                // one's name and both its closures for every row; an array of their readers
+                // alone called each through a thunk).
                 if let contact {
                     FlyrColumns.contact.withUnsafeBufferPointer { fields in
                         for k in fields.indices { version.take(fields[k].value(contact)) }
@@ -273,13 +272,13 @@ public enum FlyrVersion {
 
         init(names: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int>) { (self.names, self.ends) = (names, ends) }
 
-        /// The next column: written (its bit set, its name and value hashed) when it holds
-        /// something but blanks (`isBlank`), judged from the bytes the hash reads.
+        /// The next column: written (its bit set, its name and value hashed) when it is not
+        /// blank, judged from the bytes the hash reads.
         mutating func take(_ value: String?) {
             defer { k += 1 }
             guard var value else { return }
             value.withUTF8 { bytes in
-                guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+                guard !FlyrVersion.isBlank(bytes) else { return }
                 mask |= 1 << UInt64(k)
                 hash.mix(bytes: UnsafeBufferPointer(rebasing: names[(k == 0 ? 0 : ends[k - 1])..<ends[k]]))
                 hash.mix(bytes: bytes)
@@ -355,8 +354,13 @@ public enum FlyrVersion {
 
     /// A value counts as written only when it is not blank (a blank cell is never sent).
     fileprivate static func isBlank(_ value: String?) -> Bool {
-        guard let value else { return true }
-        return value.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+        guard var value else { return true }
+        return value.withUTF8(isBlank)
+    }
+
+    /// Spaces and tabs alone, or nothing.
+    fileprivate static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.contains { $0 != 0x20 && $0 != 0x09 }
     }
 }
 
