@@ -78,10 +78,13 @@ let package = Package(
         // their leases, and where undo finds a run; it runs the engine through an ImportRequest.
         .target(name: "LeadSync", dependencies: ["LeadEngine", "LeadCore", "LeadNormalize", "LeadStore", "LeadConnectors", "LeadWriters", "HTTPKit",
                                                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")]),
+        // jemalloc in place of glibc's malloc, for the whole process (CLeadAlloc/alloc.c has its
+        // settings; docs/benchmarks.md what it saves).
+        .target(name: "CLeadAlloc", linkerSettings: [.linkedLibrary("jemalloc")]),
         .executableTarget(
             name: "leadport",
             dependencies: [
-                "LeadEngine", "LeadSync", "LeadPrint", "LeadPortKit", "LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors",
+                "CLeadAlloc", "LeadEngine", "LeadSync", "LeadPrint", "LeadPortKit", "LeadCore", "LeadReaders", "LeadNormalize", "LeadWriters", "LeadStore", "LeadConnectors",
                 "LeadEnrich", "HTTPKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
