@@ -131,7 +131,8 @@ public struct ColumnPlan: Sendable {
                 let unsure = suggestions.filter { $0.field != nil }.map { "\($0.header.isEmpty ? Column.letters(for: $0.column) : $0.header) → \($0.field!.rawValue) (\(String(format: "%.2f", $0.confidence)))" }
                 throw MappingError.lowConfidence(file, "could not tell which columns hold names, emails, phones or addresses" +
                     (unsure.isEmpty ? "" : "; best guesses: " + unsure.joined(separator: ", ")) +
-                    ". Write a mapping to edit with `leadport inspect \(file) --mapping-out mapping.yaml`, then pass --mapping mapping.yaml")
+                    ". Write a mapping to edit with `leadport inspect \(file) --mapping-out mapping.yaml`, then give it to the import " +
+                    "(`--mapping mapping.yaml`, or `mapping:` in a sync job)")
             }
         }
         var fields: [Int: LeadField] = [:]

@@ -246,6 +246,11 @@ import Testing
         let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("night1.json")))) as? [String: Any]
         let job = (summary?["jobs"] as? [[String: Any]])?.first
         #expect(job?["status"] as? Int == 2 && (job?["message"] as? String ?? "").contains("b.csv"), "\(String(describing: job))")
+        // The fix it names is one a job can take: a mapping named in the job, not only an option.
+        // (Worked out before #expect: inside it, a literal with backquotes passed whatever it held.)
+        let message = job?["message"] as? String ?? ""
+        let namesTheJobsMapping = message.contains("`mapping:` in a sync job")
+        #expect(namesTheJobsMapping, "\(message)")
         #expect(((job?["destinations"] as? [[String: Any]])?.first?["created"] as? Int) == 2)
 
         // The next night: b.csv is still held back; a.csv is not read again.
