@@ -29,6 +29,8 @@ import Testing
         for library in ["libphonenumber", "libprotobuf", "libicu", "libabsl", "libzip", "libxml2", "libqrencode", "libpng", "libcurl", "libpq"] {
             #expect(!named(library, in: objects), "\(library) loaded by --version: \(objects)")
         }
+        // The allocator (CLeadAlloc) is linked: jemalloc serves every allocation from the start.
+        #expect(named("libjemalloc", in: objects), "\(objects)")
     }
 
     @Test func aCSVIsReadWithoutTheWorkbookLibraries() throws {
