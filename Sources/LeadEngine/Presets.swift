@@ -32,7 +32,7 @@ public enum Presets {
             let described = names.map { preset in
                 (try? Mapping.load(path: dir + "/" + preset + ".yaml").description).flatMap { $0 }.map { "\(preset): \($0)" } ?? preset
             }
-            throw MappingError.unknownPreset(name, available: described)
+            throw MappingError.unknownPreset(name, directory: dir, available: described)
         }
         return try Mapping.load(path: path)
     }

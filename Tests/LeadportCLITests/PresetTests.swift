@@ -105,6 +105,17 @@ private func report(_ url: URL) throws -> [Int: (outcome: String, reason: String
         for name in ["flyr-contacts", "flyr-recipients", "followupboss-export", "generic-leads", "google-contacts-csv", "hubspot-export", "owner-list"] {
             #expect(result.stderr.contains(name))
         }
+        #expect(result.stderr.contains("no preset \"salesforce\" in ") && result.stderr.contains("/mappings"), "\(result.stderr)")
+    }
+
+    /// A folder with no presets in it is named, with how to name another.
+    @Test func anEmptyPresetFolderIsNamed() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-no-presets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let result = try Leadport.run(["import", "fixtures/presets/google-contacts-export.csv", "--preset", "owner-list"], environment: ["LEADPORT_MAPPINGS": empty.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(empty.path) holds no presets") && result.stderr.contains("LEADPORT_MAPPINGS"), "\(result.stderr)")
     }
 
     @Test func flyrRecipientsNeedsACampaignAndFillsItsAddresses() throws {

@@ -202,7 +202,8 @@ public enum MappingError: Error, CustomStringConvertible, Equatable, Classified 
 
     case unreadable(String)
     case invalid(String, String)
-    case unknownPreset(String, available: [String])
+    /// A preset not in the folder looked in (which the message names), with those there.
+    case unknownPreset(String, directory: String, available: [String])
     case unknownColumn(String, String, available: [String])
     /// Auto-mapping could not decide with enough confidence.
     case lowConfidence(String, String)
@@ -219,8 +220,11 @@ public enum MappingError: Error, CustomStringConvertible, Equatable, Classified 
         switch self {
         case .unreadable(let path): return "\(path): cannot read the mapping file"
         case .invalid(let path, let why): return "\(path): not a valid mapping: \(why)"
-        case .unknownPreset(let name, let available):
-            return "no preset \"\(name)\"; the presets are:\n" + available.map { "  " + $0 }.joined(separator: "\n")
+        case .unknownPreset(let name, let directory, let available):
+            guard !available.isEmpty else {
+                return "no preset \"\(name)\": \(directory) holds no presets (*.yaml); LEADPORT_MAPPINGS names the folder to look in"
+            }
+            return "no preset \"\(name)\" in \(directory); the presets are:\n" + available.map { "  " + $0 }.joined(separator: "\n")
         case .unknownColumn(let file, let column, let available):
             return "\(file): the mapping names a column \"\(column)\" that the file does not have; its columns: \(available.map { "\"\($0)\"" }.joined(separator: ", "))"
         case .lowConfidence(let file, let why), .nothingToPlan(let file, let why): return "\(file): \(why)"
