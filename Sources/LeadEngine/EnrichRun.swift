@@ -28,12 +28,13 @@ public struct EnrichOptions: Sendable {
 /// enriched, skipped (blank, or nothing to send), rejected (with why) or pending.
 public final class EnrichRun: @unchecked Sendable {
     private let options: EnrichOptions
-    private let enrichment: Enrichment
+    /// Opens the stage (the endpoint, its key, the budget) once the list has been planned.
+    private let openEnrichment: () throws -> Enrichment
     private let emit: @Sendable (ProgressEvent) -> Void
 
-    public init(options: EnrichOptions, enrichment: Enrichment, emit: @escaping (ProgressEvent) -> Void) {
+    public init(options: EnrichOptions, enrichment: @escaping () throws -> Enrichment, emit: @escaping (ProgressEvent) -> Void) {
         self.options = options
-        self.enrichment = enrichment
+        self.openEnrichment = enrichment
         let emitting = NSLock()
         nonisolated(unsafe) let given = emit
         self.emit = { event in emitting.withLock { given(event) } }
@@ -43,8 +44,11 @@ public final class EnrichRun: @unchecked Sendable {
         let started = Date()
         let runID = UUID().uuidString.lowercased()
         let file = options.file
-        // Planned first: a list with nothing to enrich leaves no cache behind.
+        // Planned first: a list with nothing to enrich leaves no cache behind, and what is
+        // wrong with the list (no such file, standard input) is said before the endpoint's
+        // settings are asked for.
         let plan = try ColumnPlan.make(path: file, options: options.reader, mapping: options.mapping)
+        let enrichment = try openEnrichment()
         // A dry run leaves no file behind: a cache that is not there yet is an empty one in memory.
         let store = try LeadStore(path: options.dryRun && !FileManager.default.fileExists(atPath: options.databasePath) ? ":memory:" : options.databasePath)
         defer { try? store.close() }

@@ -70,8 +70,7 @@ struct Enrich: ParsableCommand {
         options.dryRun = dryRun
         options.countsRows = style != .none
         ReaderNote.print(readerNote(path: file))
-        let stage = try enrichment.open(dryRun: dryRun, reporter: reporter)
-        let summary = try EnrichRun(options: options, enrichment: stage, emit: reporter.handle).run()
+        let summary = try EnrichRun(options: options, enrichment: { try enrichment.open(dryRun: dryRun, reporter: reporter) }, emit: reporter.handle).run()
         if let export = output.export, !dryRun, summary.exportWithheld == nil { ExitStatus.printError("processed sheet written to \(export)") }
         try Enrichment.finish(summary.enrichment, spec: enrichment.spec, withheld: summary.exportWithheld)
     }

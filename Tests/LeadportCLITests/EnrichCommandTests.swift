@@ -229,6 +229,12 @@ import Testing
         let piped = try Leadport.run(["enrich", "-", "--spec", try spec(), "--export", "out.csv", "--ledger", "stdin.db"], in: dir,
                                      stdin: Data("Name,Email\nAnn Lee,ann@example.com\n".utf8), environment: environment)
         #expect(piped.status == 2 && piped.stderr.contains("standard input cannot be") && piped.stderr.contains("leadport cat -"), "\(piped.stderr)")
+        // Said before the endpoint's settings are asked for: without a key, the list's problem still comes first.
+        var keyless = environment
+        (keyless["OPENAI_BASE_URL"], keyless["OPENAI_API_KEY"]) = ("", "")
+        let pipedKeyless = try Leadport.run(["enrich", "-", "--spec", try spec(), "--export", "out.csv", "--ledger", "stdin.db"], in: dir,
+                                            stdin: Data("Name,Email\nAnn Lee,ann@example.com\n".utf8), environment: keyless)
+        #expect(pipedKeyless.status == 2 && pipedKeyless.stderr.contains("standard input cannot be"), "\(pipedKeyless.stderr)")
         let empty = try write("empty.csv", "\n,,\n")
         let nothing = try leadport(["enrich", empty, "--spec", try spec(), "--export", "out.csv", "--ledger", "empty.db"])
         #expect(nothing.result.status == 2 && nothing.result.stderr.contains("there is nothing to import"), "\(nothing.result.stderr)")
