@@ -90,6 +90,18 @@ private struct BadExpectation: Decodable {
         #expect(result.stdout == "[\"a\",\"b\"]\n[\"1\",\"2\"]\n")
     }
 
+    /// Standard input is read as CSV text: a workbook piped in is named as one, with the fix, and
+    /// other binary content by what it is, not by its count of control characters.
+    @Test func aWorkbookOnStandardInputIsNamed() throws {
+        let workbook = try Data(contentsOf: Fixture.root.appendingPathComponent("fixtures/xlsx/messy-open-house-leads.xlsx"))
+        let piped = try Leadport.run(["cat", "-"], stdin: workbook)
+        #expect(piped.status == 1 && piped.stdout.isEmpty && piped.stderr.contains("-: this is a workbook") && piped.stderr.contains("give the workbook's path instead of -"), "\(piped.stderr)")
+        var pdf = Data("%PDF-1.7\n".utf8)
+        pdf.append(contentsOf: (0..<600).map { UInt8($0 % 32) })
+        let document = try Leadport.run(["cat", "-"], stdin: pdf)
+        #expect(document.status == 1 && document.stderr.contains("not a spreadsheet or CSV text (a PDF document)"), "\(document.stderr)")
+    }
+
     @Test func delimiterOptionOverridesDetection() throws {
         let result = try Leadport.run(["cat", "fixtures/csv/semicolon-delimited-european.csv", "--delimiter", "comma"])
         #expect(result.stdout == "[\"Nom;Prix;Ville\"]\n[\"A;1\",\"5;Lyon\"]\n[\"B;2\",\"25;Paris\"]\n")

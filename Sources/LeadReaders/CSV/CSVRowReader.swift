@@ -58,7 +58,13 @@ public final class CSVRowReader: RowReader {
         self.encoding = encoding
         if bom == 0, encoding != .utf16LE, encoding != .utf16BE, let what = CSVRowReader.binaryContent(head) {
             chunk.deallocate()
-            throw ReaderError(file: file, .otherBinary(what))
+            // A file is told apart by its content before it gets here (`openRowReader`); what
+            // comes here binary is standard input, or a reader made directly: name what it is.
+            switch FileKind.sniff(Array(head.prefix(64))) {
+            case .zip, .ole2: throw ReaderError(file: file, .workbookOnStandardInput)
+            case .refused(let kind): throw ReaderError(file: file, .otherBinary(kind))
+            case .text: throw ReaderError(file: file, .otherBinary(what))
+            }
         }
         window = UnsafeRawBufferPointer(rebasing: chunk[bom..<filled])
         if encoding == .utf16LE || encoding == .utf16BE {
