@@ -223,6 +223,9 @@ struct ZeroPadding: Sendable, Equatable {
     /// The first section's groups.
     var groups: [Int] { sections[0].groups }
 
+    /// Whether some number shows as nothing (an empty zero section, `00000;;`).
+    var mayShowNothing: Bool { sections.contains { $0.groups.isEmpty } }
+
     init?(formatCode code: String) {
         guard code.utf8.count <= Self.longestCode else { return nil }
         let parts = NumberFormat.split(code).filter { !NumberFormat.isText($0) }
@@ -236,10 +239,15 @@ struct ZeroPadding: Sendable, Equatable {
             }
             (self.sections, conditional) = (sections, true)
         } else {
-            // Positive numbers show in the first section, zero in the third when there is one.
+            // Positive numbers show in the first section, zero in the third when there is one;
+            // an empty third section (`00000;;`) shows zero as nothing.
             let used = parts.count >= 3 ? [parts[0], parts[2]] : [parts[0]]
             var sections: [Section] = []
-            for part in used {
+            for (n, part) in used.enumerated() {
+                if n == 1, Self.untagged(Substring(part)).isEmpty {
+                    sections.append(Section(condition: nil, groups: []))
+                    continue
+                }
                 guard let groups = Self.groups(Substring(part)) else { return nil }
                 sections.append(Section(condition: nil, groups: groups))
             }
@@ -258,7 +266,7 @@ struct ZeroPadding: Sendable, Equatable {
     /// for anything else.
     private static func groups(_ pattern: Substring) -> [Int]? {
         var groups = [0]
-        var bytes = pattern.utf8[...]
+        var bytes = untagged(pattern).utf8[...]
         while let b = bytes.popFirst() {
             switch b {
             case UInt8(ascii: "0"):
@@ -281,6 +289,21 @@ struct ZeroPadding: Sendable, Equatable {
         return groups
     }
 
+    /// A section without its leading tags that change no digit: a locale or currency
+    /// (`[$-409]`, `[$-en-US]`) and a colour (`[Red]`, `[Color12]`), as Excel's own ZIP Code format
+    /// is written by some locales' Excel (`[$-409]00000`).
+    private static func untagged(_ section: Substring) -> Substring {
+        var rest = section
+        while rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+            let tag = rest[rest.index(after: rest.startIndex)..<close].lowercased()
+            let colours: Set<String> = ["black", "blue", "cyan", "green", "magenta", "red", "white", "yellow"]
+            let isColour = colours.contains(tag) || (tag.hasPrefix("color") && !tag.dropFirst(5).isEmpty && tag.dropFirst(5).allSatisfy(\.isNumber))
+            guard tag.hasPrefix("$") || isColour else { break }
+            rest = rest[rest.index(after: close)...]
+        }
+        return rest
+    }
+
     /// The text Excel shows for a stored whole number (`2134`, `2134.0`, `2.134E3` → `02134`);
     /// nil for anything else (a fraction, a negative number, a number no section shows), which
     /// the reader gives as the number. A number longer than the zeros keeps its extra digits in
@@ -301,6 +324,8 @@ struct ZeroPadding: Sendable, Equatable {
             return nil
         }
         guard let groups = section(for: number)?.groups else { return nil }
+        // Zero in an empty section: Excel shows nothing.
+        if groups.isEmpty { return "" }
         if groups == [5, 4], number.count < 6 { return nil }
         let width = groups.reduce(0, +)
         var text = [UInt8]()

@@ -51,6 +51,8 @@ final class SheetHandler: XMLHandler {
     private let kinds: [NumberKind]
     private let formatsByValue: [Int: NumberFormat]
     private let zeroPadded: [Int: ZeroPadding]
+    /// Whether some padding shows a number as nothing: only then does counting look at numbers.
+    private let paddingMayShowNothing: Bool
     private let date1904: Bool
     private let file: String
     private let sheet: String
@@ -85,6 +87,7 @@ final class SheetHandler: XMLHandler {
         self.kinds = kinds
         self.formatsByValue = formatsByValue
         self.zeroPadded = zeroPadded
+        paddingMayShowNothing = zeroPadded.values.contains { $0.mayShowNothing }
         self.date1904 = date1904
         self.file = file
         self.sheet = sheet
@@ -262,6 +265,9 @@ final class SheetHandler: XMLHandler {
                         }
                         if length == 0 { continue }
                     } else if cell.type == .isoDate, materialize(cell)?.isEmpty != false {
+                        continue
+                    } else if paddingMayShowNothing, cell.type == .number, zeroPadded[cell.style]?.mayShowNothing == true, materialize(cell)?.isEmpty != false {
+                        // Zero under `00000;;`: Excel shows nothing, and `endRow` gives no cell.
                         continue
                     }
                     // A column given twice is one cell, as `endRow` makes it.
