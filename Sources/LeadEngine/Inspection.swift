@@ -86,13 +86,12 @@ public enum Inspector {
         } else {
             size = try openRowReader(path: path, options: options).survey(limits: limits)
         }
-        let head = Array(rows.prefix(30))
-        let headerIndex = HeaderDetector.detect(head.map(\.cells))
-        let header = headerIndex.map { head[$0].cells } ?? []
+        let headerIndex = HeaderDetector.detect(top: rows.map(\.cells))
+        let header = headerIndex.map { rows[$0].cells } ?? []
         let body = headerIndex.map { Array(rows[($0 + 1)...]) } ?? rows
         let (columns, suggestions) = profile(header: header, body: body)
         let dataRows = max(0, size.rows - (headerIndex.map { $0 + 1 } ?? 0))
-        return Inspection(source: source, sheets: sheets, headerRow: headerIndex.map { head[$0].location.row },
+        return Inspection(source: source, sheets: sheets, headerRow: headerIndex.map { rows[$0].location.row },
                           dataRows: dataRows, dataRowsComplete: size.complete, columns: columns, suggestions: suggestions)
     }
 

@@ -59,7 +59,8 @@ public struct ColumnPlan: Sendable {
     public var surnameFirst: Set<Int> = []
     public var mapping: Mapping
 
-    /// The rows read to plan from: the header is looked for in the first 30.
+    /// The rows read to plan from: the header is looked for in the first 30 from the first with
+    /// text (`HeaderDetector.window`).
     static let headRows = 200
 
     /// The plan of a list with nothing in it: no columns (its blank rows, if any, are skipped
@@ -100,7 +101,7 @@ public struct ColumnPlan: Sendable {
         if let row = given?.headerRow {
             headerIndex = head.firstIndex { $0.location.row == row }
         } else {
-            headerIndex = HeaderDetector.detect(Array(head.prefix(30)).map(\.cells))
+            headerIndex = HeaderDetector.detect(top: head.map(\.cells))
         }
         let headers = headerIndex.map { head[$0].cells } ?? []
         let body = headerIndex.map { Array(head[($0 + 1)...]) } ?? head

@@ -8,6 +8,18 @@ import Testing
         #expect(HeaderDetector.detect(rows) == 3)
     }
 
+    /// Blank rows above a list do not use up the rows a header is looked for in: an export that
+    /// leaves 40 of them, then a title, has its header found, and as an index of all the rows.
+    @Test func blankRowsAboveDoNotCountTowardsTheWindow() {
+        let rows = Array(repeating: ["", "", ""], count: 40) + [["Owner roll 2026"], ["Name", "Email", "Phone"],
+                                                                 ["Ann", "ann@example.com", "617-555-0100"], ["Bob", "bob@example.com", "617-555-0101"]]
+        #expect(HeaderDetector.detect(top: rows) == 41)
+        // The window still ends 30 rows after the first with text.
+        let late = [["Leads"]] + Array(repeating: ["x"], count: 30) + [["Name", "Email", "Phone"], ["Ann", "ann@example.com", "617-555-0100"]]
+        #expect(HeaderDetector.detect(top: late) == nil)
+        #expect(HeaderDetector.detect(top: []) == nil)
+    }
+
     @Test func headerOnFirstRow() {
         #expect(HeaderDetector.detect([["First", "Last", "ZIP"], ["Ann", "Lee", "02134"]]) == 0)
     }

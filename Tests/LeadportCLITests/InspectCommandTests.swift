@@ -15,6 +15,25 @@ import Testing
         #expect(columns.allSatisfy { ($0["confidence"] as? Double ?? -1) >= 0 })
     }
 
+    /// An export that leaves forty blank rows above its title and header: inspect finds the
+    /// header, and an import plans from it and creates both contacts.
+    @Test func aHeaderBelowManyBlankRowsIsFound() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("leadport-blank-top-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let list = dir.appendingPathComponent("export.csv").path
+        try (String(repeating: ",,\n", count: 40) + "Owner roll,,\nName,Email,Phone\nAnn Lee,ann@example.com,617-555-0100\nBo Diaz,bo@example.com,617-555-0101\n")
+            .write(toFile: list, atomically: true, encoding: .utf8)
+        let inspected = try Leadport.run(["inspect", list, "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [String: Any])
+        #expect(json["header_row"] as? Int == 42, "\(inspected.stdout)")
+        let imported = try Leadport.run(["import", list, "--to", "sqlite:" + dir.appendingPathComponent("out.db").path, "--progress", "jsonl"])
+        let rows = imported.stderr.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["event"] as? String == "row" }
+        #expect(imported.status == 0 && rows.map { $0["outcome"] as? String } == ["created", "created"] && rows.map { $0["row"] as? Int } == [43, 44],
+                "\(imported.stderr.suffix(600))")
+    }
+
     @Test func reportsEncodingDelimiterAndSource() throws {
         let result = try Leadport.run(["inspect", "fixtures/csv/excel-sep-line-semicolon.csv", "--json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

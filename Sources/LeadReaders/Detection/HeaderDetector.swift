@@ -14,7 +14,19 @@ public enum HeaderDetector {
         "dirección", "direccion", "ciudad", "estado", "código", "codigo", "id", "type", "tags", "price",
     ]
 
-    /// - Parameter rows: the first rows of the sheet (cells as read).
+    /// Rows a header is looked for in, from the first with text: blank rows above a list do not
+    /// count (an export may leave dozens).
+    public static let window = 30
+
+    /// The header among the first `window` rows from the first that has text in it.
+    /// - Parameter rows: the rows read from the top of the sheet.
+    /// - Returns: the index into `rows` of the header, or nil when no row looks like one.
+    public static func detect(top rows: [[String]]) -> Int? {
+        let start = rows.firstIndex { $0.contains { !$0.trimmingCharacters().isEmpty } } ?? 0
+        return detect(Array(rows[start...].prefix(window))).map { $0 + start }
+    }
+
+    /// - Parameter rows: the rows to choose among (cells as read).
     /// - Returns: the index into `rows` of the header, or nil when no row looks like one.
     public static func detect(_ rows: [[String]]) -> Int? {
         var best: (index: Int, score: Double)?
