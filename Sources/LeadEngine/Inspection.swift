@@ -66,8 +66,14 @@ public enum Inspector {
         let source = reader.description
         var rows: [RawRow] = []
         var cellsRead = 0
-        while rows.count < sampleRows, cellsRead < sampleCells, let row = try reader.next() {
+        // Blank rows above the list (up to `HeaderDetector.blankRowsAbove`) are not part of the sample.
+        var blankAbove = 0
+        while rows.count - blankAbove < sampleRows, cellsRead < sampleCells, let row = try reader.next() {
             rows.append(row)
+            if blankAbove == rows.count - 1, blankAbove < HeaderDetector.blankRowsAbove, row.cells.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) {
+                blankAbove += 1
+                continue
+            }
             cellsRead += max(1, row.cells.count)
         }
         var sheets: [Inspection.SheetSummary] = []

@@ -59,9 +59,11 @@ public struct ColumnPlan: Sendable {
     public var surnameFirst: Set<Int> = []
     public var mapping: Mapping
 
-    /// The rows read to plan from: the header is looked for in the first 30 from the first with
-    /// text (`HeaderDetector.window`).
+    /// The rows read to plan from, counted from the first with text (the header is looked for in
+    /// the first 30 of them, `HeaderDetector.window`).
     static let headRows = 200
+    /// Blank rows read above a list, at most (`HeaderDetector.blankRowsAbove`).
+    static let blankRowsAbove = HeaderDetector.blankRowsAbove
 
     /// The plan of a list with nothing in it: no columns (its blank rows, if any, are skipped
     /// as blank).
@@ -79,7 +81,12 @@ public struct ColumnPlan: Sendable {
         }
         let reader = try openRowReader(path: path, options: options)
         var head: [RawRow] = []
-        while head.count < headRows, let row = try reader.next() { head.append(row) }
+        var firstWithText: Int?
+        while let row = try reader.next() {
+            head.append(row)
+            if firstWithText == nil, !row.cells.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) { firstWithText = head.count - 1 }
+            if firstWithText.map({ head.count - $0 >= headRows }) ?? (head.count >= blankRowsAbove) { break }
+        }
         let file = reader.description.file
         // An empty file or sheet has no columns to guess or to map: said as such (not as a
         // mapping that finds none of its columns).
@@ -89,11 +96,11 @@ public struct ColumnPlan: Sendable {
             // Blank rows as far as the head goes: there may be a list below, which no plan was
             // made for. And a workbook with other sheets may hold its list in one of them:
             // neither is passed over as an empty list beside others.
-            guard head.count < headRows, reader.description.sheets.count <= 1 else {
-                if head.count < headRows {
+            guard head.count < blankRowsAbove, reader.description.sheets.count <= 1 else {
+                if head.count < blankRowsAbove {
                     throw MappingError.lowConfidence(file, "there is nothing to import: \(sheet) holds no cells with text" + other)
                 }
-                throw MappingError.lowConfidence(file, "there is nothing to import: \(sheet) holds no cells with text in its first \(headRows) rows" + other)
+                throw MappingError.lowConfidence(file, "there is nothing to import: \(sheet) holds no cells with text in its first \(blankRowsAbove) rows" + other)
             }
             throw MappingError.nothingToPlan(file, "there is nothing to import: \(sheet) holds no cells with text" + other)
         }

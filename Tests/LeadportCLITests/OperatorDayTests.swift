@@ -281,10 +281,15 @@ import Testing
         // `inspect` reads standard input once, but a mapping's plan reads it again.
         let inspected = try Leadport.run(["inspect", "-", "--preset", "generic-leads"], in: dir, stdin: Data(Self.leads.utf8))
         #expect(inspected.status == 2 && inspected.stderr.contains("standard input cannot be"), "\(inspected.stderr)")
-        // Blank rows past the head that is read to plan: said as what was looked at.
+        // Blank rows above a list do not count as its head: 250 of them, and its row is read.
         try write("blank-head.csv", String(repeating: ",,\n", count: 250) + "Name,Email\nAnn Lee,ann@example.com\n")
-        let late = try Leadport.run(["import", "blank-head.csv", "--to", "sqlite:d.db"], in: dir)
-        #expect(late.status == 2 && late.stderr.contains("holds no cells with text in its first 200 rows"), "\(late.stderr)")
+        let below = try Leadport.run(["import", "blank-head.csv", "--to", "sqlite:d.db", "--progress", "jsonl"], in: dir)
+        let belowRows = Self.events(below.stderr).filter { $0["event"] as? String == "row" }
+        #expect(below.status == 0 && belowRows.map { $0["row"] as? Int } == [252] && belowRows.first?["outcome"] as? String == "created", "\(below.stderr.suffix(500))")
+        // Past 10,000 blank rows: said as what was looked at.
+        try write("blank-sheet.csv", String(repeating: ",,\n", count: 10_001) + "Name,Email\nAnn Lee,ann@example.com\n")
+        let late = try Leadport.run(["import", "blank-sheet.csv", "--to", "sqlite:e.db"], in: dir)
+        #expect(late.status == 2 && late.stderr.contains("holds no cells with text in its first 10000 rows"), "\(late.stderr)")
     }
 
     /// A default phone region libphonenumber does not know would make every phone written

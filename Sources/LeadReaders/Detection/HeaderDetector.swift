@@ -18,6 +18,10 @@ public enum HeaderDetector {
     /// count (an export may leave dozens).
     public static let window = 30
 
+    /// Blank rows read above a list, at most, looking for its first text (planning, inspecting):
+    /// an export may leave hundreds; past this many a sheet is said to hold nothing.
+    public static let blankRowsAbove = 10_000
+
     /// The header among the first `window` rows from the first that has text in it.
     /// - Parameter rows: the rows read from the top of the sheet.
     /// - Returns: the index into `rows` of the header, or nil when no row looks like one.
