@@ -140,7 +140,8 @@ public struct ColumnPlan: Sendable {
                 throw MappingError.lowConfidence(file, "could not tell which columns hold names, emails, phones or addresses" +
                     (unsure.isEmpty ? "" : "; best guesses: " + unsure.joined(separator: ", ")) +
                     ". Write a mapping to edit with `leadport inspect \(file) --mapping-out mapping.yaml`, then give it to the import " +
-                    "(`--mapping mapping.yaml`, or `mapping:` in a sync job)")
+                    "with `--mapping mapping.yaml` (a sync job's `mapping:` is all its files': move this one to a folder of its own, " +
+                    "with a job of its own that names the mapping)")
             }
         }
         var fields: [Int: LeadField] = [:]

@@ -246,10 +246,10 @@ import Testing
         let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("night1.json")))) as? [String: Any]
         let job = (summary?["jobs"] as? [[String: Any]])?.first
         #expect(job?["status"] as? Int == 2 && (job?["message"] as? String ?? "").contains("b.csv"), "\(String(describing: job))")
-        // The fix it names is one a job can take: a mapping named in the job, not only an option.
+        // The fix it names is one a job can take, and that leaves its other files as they are: a job of its own.
         // (Worked out before #expect: inside it, a literal with backquotes passed whatever it held.)
         let message = job?["message"] as? String ?? ""
-        let namesTheJobsMapping = message.contains("`mapping:` in a sync job")
+        let namesTheJobsMapping = message.contains("move this one to a folder of its own, with a job of its own that names the mapping")
         #expect(namesTheJobsMapping, "\(message)")
         #expect(((job?["destinations"] as? [[String: Any]])?.first?["created"] as? Int) == 2)
 
