@@ -77,7 +77,7 @@ public struct ColumnPlan: Sendable {
     /// rows) and for a file or sheet whose first rows hold no text.
     public static func make(path: String, options: RowReaderOptions, mapping given: Mapping?) throws -> ColumnPlan {
         if path == "-" {
-            throw MappingError.nothingToPlan("-", "a list is read twice, its head to plan the columns and then every row, which standard input cannot be: save it to a file first (leadport cat - --format csv > list.csv)")
+            throw MappingError.nothingToPlan("-", "a list is read twice, its head to plan the columns and then every row, which standard input cannot be: save CSV text to a file first (leadport cat - --format csv > list.csv), or give a workbook's own path")
         }
         let reader = try openRowReader(path: path, options: options)
         var head: [RawRow] = []

@@ -14,8 +14,8 @@ public struct ReaderError: Error, Locatable, Classified, CustomStringConvertible
         case ods
         case otherZip(String)
         case otherBinary(String)
-        /// A workbook (a zip or OLE2 file) on standard input, which is read as CSV text only.
-        case workbookOnStandardInput
+        /// A workbook or another archive (named) on standard input, which is read as CSV text only.
+        case notTextOnStandardInput(String)
         case corruptZip(String)
         /// libzip or libxml2, which reading a workbook loads on first use, is not installed.
         case libraryMissing(String)
@@ -77,8 +77,8 @@ public struct ReaderError: Error, Locatable, Classified, CustomStringConvertible
             return "this is an OpenDocument spreadsheet (.ods), which LeadPort does not read; save it as .xlsx or .csv"
         case .otherZip(let what): return "this zip archive is not an Excel workbook (\(what))"
         case .otherBinary(let what): return "this is not a spreadsheet or CSV text (\(what))"
-        case .workbookOnStandardInput:
-            return "this is a workbook, and standard input is read as CSV text only: give the workbook's path instead of -"
+        case .notTextOnStandardInput(let what):
+            return "this is \(what), and standard input is read as CSV text only: give the file's path instead of -"
         case .corruptZip(let detail): return "the workbook is a corrupt or truncated zip archive (\(detail))"
         case .libraryMissing(let detail): return "cannot read workbooks: \(detail)"
         case .zipBomb(let part, let detail): return "refused \(part): \(detail) (possible zip bomb)"

@@ -90,16 +90,22 @@ private struct BadExpectation: Decodable {
         #expect(result.stdout == "[\"a\",\"b\"]\n[\"1\",\"2\"]\n")
     }
 
-    /// Standard input is read as CSV text: a workbook piped in is named as one, with the fix, and
-    /// other binary content by what it is, not by its count of control characters.
-    @Test func aWorkbookOnStandardInputIsNamed() throws {
-        let workbook = try Data(contentsOf: Fixture.root.appendingPathComponent("fixtures/xlsx/messy-open-house-leads.xlsx"))
+    /// Standard input is read as CSV text: a workbook piped in is named as what it is, with the
+    /// fix, and other files by what they are, as they are by path: not printed as rows.
+    @Test func aWorkbookOrAnotherFileOnStandardInputIsNamed() throws {
+        let workbook = try Data(contentsOf: Fixture.url("xlsx/messy-open-house-leads.xlsx"))
         let piped = try Leadport.run(["cat", "-"], stdin: workbook)
-        #expect(piped.status == 1 && piped.stdout.isEmpty && piped.stderr.contains("-: this is a workbook") && piped.stderr.contains("give the workbook's path instead of -"), "\(piped.stderr)")
-        var pdf = Data("%PDF-1.7\n".utf8)
-        pdf.append(contentsOf: (0..<600).map { UInt8($0 % 32) })
-        let document = try Leadport.run(["cat", "-"], stdin: pdf)
-        #expect(document.status == 1 && document.stderr.contains("not a spreadsheet or CSV text (a PDF document)"), "\(document.stderr)")
+        #expect(piped.status == 1 && piped.stdout.isEmpty && piped.stderr.contains("-: this is a zip archive (an .xlsx workbook")
+                && piped.stderr.contains("give the file's path instead of -"), "\(piped.stderr)")
+        let legacy = try Leadport.run(["cat", "-"], stdin: try Data(contentsOf: Fixture.url("bad/legacy-excel-97.xls")))
+        #expect(legacy.status == 1 && legacy.stderr.contains("a legacy .xls workbook"), "\(legacy.stderr)")
+        // A PDF whose first lines read as text, an image, a web page: refused as by path.
+        let pdf = try Leadport.run(["cat", "-"], stdin: Data("%PDF-1.5\nhello,world\n".utf8))
+        #expect(pdf.status == 1 && pdf.stdout.isEmpty && pdf.stderr.contains("not a spreadsheet or CSV text (a PDF document)"), "\(pdf.stderr)")
+        let image = try Leadport.run(["cat", "-", "--format", "count"], stdin: try Data(contentsOf: Fixture.url("bad/png-image-named.csv")))
+        #expect(image.status == 1 && image.stdout.isEmpty && image.stderr.contains("(a PNG image)"), "\(image.stderr)")
+        let page = try Leadport.run(["cat", "-"], stdin: try Data(contentsOf: Fixture.url("bad/html-table-saved-as.xls")))
+        #expect(page.status == 1 && page.stderr.contains("(an HTML page; open it in Excel") && !page.stderr.contains("spreadsheet name"), "\(page.stderr)")
     }
 
     @Test func delimiterOptionOverridesDetection() throws {

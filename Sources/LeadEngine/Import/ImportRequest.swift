@@ -63,7 +63,7 @@ public struct ImportRequest: Sendable, Equatable {
         // A list is read twice (its head to plan the columns, then every row): standard input
         // cannot be. Said here too, before any destination is opened.
         if files.contains("-") {
-            throw ImportRequestError("import reads its lists from files, not from standard input (-): save it to a file first (leadport cat - --format csv > list.csv)")
+            throw ImportRequestError("import reads its lists from files, not from standard input (-): save CSV text to a file first (leadport cat - --format csv > list.csv), or give a workbook's own path")
         }
         if let region, !PhoneRule.knowsRegion(region) { throw ImportRequestError("--region: " + PhoneRule.unknownRegion(region)) }
         let parsed = try parsedTargets()

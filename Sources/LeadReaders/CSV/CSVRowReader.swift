@@ -42,7 +42,9 @@ public final class CSVRowReader: RowReader {
     }
 
     /// `chunkSize`: the bytes read at a time, and sniffed from the first (the fuzzer's is small).
-    init(source: ByteSource, file: String, options: RowReaderOptions, chunkSize: Int) throws {
+    /// `standardInput`: the bytes are standard input's, which only this reader reads (a file is
+    /// told apart by its content before, `openRowReader`): what they are is sniffed here.
+    init(source: ByteSource, file: String, options: RowReaderOptions, chunkSize: Int, standardInput: Bool = false) throws {
         self.file = file
         self.source = source
         chunk = .allocate(byteCount: chunkSize, alignment: 16)
@@ -56,15 +58,22 @@ public final class CSVRowReader: RowReader {
         let head = UnsafeRawBufferPointer(rebasing: chunk[0..<filled])
         let (encoding, bom) = TextEncoding.detect(head)
         self.encoding = encoding
+        if standardInput, bom == 0, encoding != .utf16LE, encoding != .utf16BE {
+            let refusal: ReaderError.Reason?
+            switch FileKind.sniff(Array(head.prefix(512)), named: false) {
+            case .zip: refusal = .notTextOnStandardInput("a zip archive (an .xlsx workbook, or another kind)")
+            case .ole2: refusal = .notTextOnStandardInput("an OLE2 file (a legacy .xls workbook, or another Office file)")
+            case .refused(let what): refusal = .otherBinary(what)
+            case .text: refusal = nil
+            }
+            if let refusal {
+                chunk.deallocate()
+                throw ReaderError(file: file, refusal)
+            }
+        }
         if bom == 0, encoding != .utf16LE, encoding != .utf16BE, let what = CSVRowReader.binaryContent(head) {
             chunk.deallocate()
-            // A file is told apart by its content before it gets here (`openRowReader`); what
-            // comes here binary is standard input, or a reader made directly: name what it is.
-            switch FileKind.sniff(Array(head.prefix(64))) {
-            case .zip, .ole2: throw ReaderError(file: file, .workbookOnStandardInput)
-            case .refused(let kind): throw ReaderError(file: file, .otherBinary(kind))
-            case .text: throw ReaderError(file: file, .otherBinary(what))
-            }
+            throw ReaderError(file: file, .otherBinary(what))
         }
         window = UnsafeRawBufferPointer(rebasing: chunk[bom..<filled])
         if encoding == .utf16LE || encoding == .utf16BE {

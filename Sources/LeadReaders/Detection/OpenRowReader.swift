@@ -41,7 +41,8 @@ public func openRowReader(path: String, displayName: String? = nil, options: Row
         }
     }
     if let sheet = options.sheet, sheet != "1" { throw ReaderError(file: name, .sheetsNotSupported) }
-    let reader = try CSVRowReader(source: FileByteSource(path: path, displayName: name), file: name, options: options)
+    let reader = try CSVRowReader(source: FileByteSource(path: path, displayName: name), file: name, options: options,
+                                  chunkSize: CSVRowReader.chunkSize, standardInput: path == "-")
     if path != "-" { reader.description.note = FileKind.csvNote(name) }
     return reader
 }
@@ -72,7 +73,8 @@ enum FileKind: Equatable {
     case refused(String)
     case text
 
-    static func sniff(_ head: [UInt8]) -> FileKind {
+    /// - Parameter named: whether the bytes come from a file with a name (not standard input).
+    static func sniff(_ head: [UInt8], named: Bool = true) -> FileKind {
         func starts(_ magic: [UInt8]) -> Bool { head.count >= magic.count && Array(head[0..<magic.count]) == magic }
         if starts([0x50, 0x4B, 0x03, 0x04]) || starts([0x50, 0x4B, 0x05, 0x06]) || starts([0x50, 0x4B, 0x07, 0x08]) { return .zip }
         if starts([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) { return .ole2 }
@@ -94,7 +96,7 @@ enum FileKind: Equatable {
         let text = String(decoding: head.prefix(512), as: UTF8.self).lowercased()
         let trimmed = text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })
         if trimmed.hasPrefix("<!doctype html") || trimmed.hasPrefix("<html") || trimmed.hasPrefix("<table") {
-            return .refused("an HTML page saved with a spreadsheet name; open it in Excel and save it as .xlsx or .csv")
+            return .refused("an HTML page\(named ? " saved with a spreadsheet name" : ""); open it in Excel and save it as .xlsx or .csv")
         }
         if trimmed.hasPrefix("<?xml"), text.contains("urn:schemas-microsoft-com:office:spreadsheet") || text.contains("<workbook") {
             return .refused("an Excel 2003 XML spreadsheet; save it as .xlsx or .csv")
