@@ -8,7 +8,7 @@ public enum Presets {
     static let installedRelativePath = "../share/leadport/mappings"
 
     public static func directory() -> String {
-        if let env = ProcessInfo.processInfo.environment["LEADPORT_MAPPINGS"] { return env }
+        if let env = ProcessInfo.processInfo.environment["LEADPORT_MAPPINGS"], !env.isEmpty { return env }
         // The binary itself (run by name from PATH, argv[0] is only its name).
         let binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var url = URL(fileURLWithPath: binary).resolvingSymlinksInPath().deletingLastPathComponent()
@@ -32,7 +32,9 @@ public enum Presets {
             let described = names.map { preset in
                 (try? Mapping.load(path: dir + "/" + preset + ".yaml").description).flatMap { $0 }.map { "\(preset): \($0)" } ?? preset
             }
-            throw MappingError.unknownPreset(name, directory: dir, available: described)
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: dir, isDirectory: &isFolder) && isFolder.boolValue
+            throw MappingError.unknownPreset(name, directory: dir, isFolder: exists, available: described)
         }
         return try Mapping.load(path: path)
     }

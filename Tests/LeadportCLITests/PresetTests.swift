@@ -116,6 +116,12 @@ private func report(_ url: URL) throws -> [Int: (outcome: String, reason: String
         let result = try Leadport.run(["import", "fixtures/presets/google-contacts-export.csv", "--preset", "owner-list"], environment: ["LEADPORT_MAPPINGS": empty.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(empty.path) holds no presets") && result.stderr.contains("LEADPORT_MAPPINGS"), "\(result.stderr)")
+        // A folder that is not there is said to be missing; an empty LEADPORT_MAPPINGS is not set.
+        let missing = empty.appendingPathComponent("nope").path
+        let gone = try Leadport.run(["import", "fixtures/presets/google-contacts-export.csv", "--preset", "owner-list"], environment: ["LEADPORT_MAPPINGS": missing])
+        #expect(gone.status == 2 && gone.stderr.contains("there is no folder \(missing)"), "\(gone.stderr)")
+        let unset = try Leadport.run(["import", "fixtures/presets/google-contacts-export.csv", "--preset", "salesforce"], environment: ["LEADPORT_MAPPINGS": ""])
+        #expect(unset.status == 2 && unset.stderr.contains("/mappings; the presets are:"), "\(unset.stderr)")
     }
 
     @Test func flyrRecipientsNeedsACampaignAndFillsItsAddresses() throws {

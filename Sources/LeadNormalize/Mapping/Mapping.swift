@@ -203,7 +203,7 @@ public enum MappingError: Error, CustomStringConvertible, Equatable, Classified 
     case unreadable(String)
     case invalid(String, String)
     /// A preset not in the folder looked in (which the message names), with those there.
-    case unknownPreset(String, directory: String, available: [String])
+    case unknownPreset(String, directory: String, isFolder: Bool, available: [String])
     case unknownColumn(String, String, available: [String])
     /// Auto-mapping could not decide with enough confidence.
     case lowConfidence(String, String)
@@ -220,7 +220,10 @@ public enum MappingError: Error, CustomStringConvertible, Equatable, Classified 
         switch self {
         case .unreadable(let path): return "\(path): cannot read the mapping file"
         case .invalid(let path, let why): return "\(path): not a valid mapping: \(why)"
-        case .unknownPreset(let name, let directory, let available):
+        case .unknownPreset(let name, let directory, let isFolder, let available):
+            guard isFolder else {
+                return "no preset \"\(name)\": there is no folder \(directory); LEADPORT_MAPPINGS names the folder to look in"
+            }
             guard !available.isEmpty else {
                 return "no preset \"\(name)\": \(directory) holds no presets (*.yaml); LEADPORT_MAPPINGS names the folder to look in"
             }
