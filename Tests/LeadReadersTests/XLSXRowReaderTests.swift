@@ -140,6 +140,7 @@ private func read(_ reader: any RowReader) throws -> [RawRow] {
         // Tags that change no digit: a locale (Excel's ZIP Code format as some locales write it), a colour.
         ("[$-409]00000", [5]), ("[$-en-US]00000-0000", [5, 4]), ("[Red]00000", [5]), ("[Color12][$-409]00000", [5]),
         ("[Bold]00000", nil), ("[h]00000", nil), ("[$-409]", nil), ("00000;;", [5]), (";;", nil), ("00000;;[$-409]", [5]),
+        ("[Red][<=99999]00000;00000-0000", [5]), ("[<=99999][Blue]00000;[Red]00000-0000", [5]),
         ("#,##0;00000", nil), ("[<=99999]00000;#,##0", nil), ("@", nil),
         (String(repeating: "0", count: 30), Array(repeating: 30, count: 1)), (String(repeating: "0", count: 31), nil),
         (String(repeating: "00-", count: 100) + "0", nil), (String(repeating: "0", count: 10_000_000), nil),
@@ -174,6 +175,7 @@ private func read(_ reader: any RowReader) throws -> [RawRow] {
         #expect(text("00000", "2134.5") == nil && text("00000", "-2134") == nil && text("00000", "") == nil && text("00000", "1E20") == nil)
         // An empty zero section shows zero as nothing, and the rest padded; a locale tag changes nothing.
         #expect(text("00000;;", "0") == "" && text("00000;;", "2134") == "02134" && text("[$-409]00000", "501") == "00501")
+        #expect(text("[Red][<=99999]00000;00000-0000", "2134") == "02134" && text("[<=99999][Blue]00000;[Red]00000-0000", "21341234") == "02134-1234")
     }
 
     @Test func builtInFormatIDs() {

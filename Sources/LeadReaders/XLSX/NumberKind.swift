@@ -256,10 +256,12 @@ struct ZeroPadding: Sendable, Equatable {
     }
 
     /// A section's `[op number]` condition and the text after it, when it starts with one.
+    /// (A colour or locale tag may come before it: `[Red][<=99999]00000`.)
     private static func condition(_ part: String) -> (Condition, Substring)? {
-        guard part.hasPrefix("["), let close = part.firstIndex(of: "]"),
-              let found = NumberFormat.condition(String(part[...close])) else { return nil }
-        return (Condition(op: found.op, threshold: found.threshold), part[part.index(after: close)...])
+        let rest = untagged(Substring(part))
+        guard rest.hasPrefix("["), let close = rest.firstIndex(of: "]"),
+              let found = NumberFormat.condition(String(rest[...close])) else { return nil }
+        return (Condition(op: found.op, threshold: found.threshold), rest[rest.index(after: close)...])
     }
 
     /// The zeros of each group of a pattern (`00000`, `00000\-0000`, `000"-"00"-"0000`); nil
