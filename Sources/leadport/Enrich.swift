@@ -18,8 +18,9 @@ struct Enrich: ParsableCommand {
             answer could not be used, even asked alone: the reason says why) or pending (the \
             budget was reached or the endpoint stopped: the next run does them).
             Exit status: 0 every row enriched or skipped; 3 some rows rejected; 1 the run \
-            stopped (the budget, max_cost, was reached, or the endpoint failed); 2 a usage, spec \
-            or configuration problem.
+            stopped (the budget, max_cost, was reached, or the endpoint failed) or the list \
+            could not be read; 2 a usage, spec or configuration problem (a file that is not there \
+            among them).
             """
     )
 
