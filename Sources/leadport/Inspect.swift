@@ -16,11 +16,13 @@ struct Inspect: ParsableCommand {
             and the reason. Columns at 0.7 or above are mapped when importing without a mapping.
             --mapping-out writes that suggestion as a mapping file (docs/mappings.md) to edit and \
             pass to `leadport import --mapping`.
-            --preset or --mapping shows what that mapping makes of this file: the columns it             names, and the columns a preset does not name, mapped automatically as an import             would map them.
+            --preset or --mapping shows what that mapping makes of this file: the columns it \
+            names, and the columns a preset does not name, mapped automatically as an import \
+            would map them.
             """
     )
 
-    @Argument(help: "A CSV file or an .xlsx workbook.")
+    @Argument(help: "A CSV file or an .xlsx workbook; - reads CSV text from standard input.")
     var file: String
 
     @Option(help: "The sheet to inspect, by name or 1-based position. Default: the first.")
