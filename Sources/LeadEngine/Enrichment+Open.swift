@@ -10,7 +10,7 @@ extension Enrichment {
                             onEvent: @escaping @Sendable (ProgressEvent) -> Void) throws -> Enrichment {
         let loaded = try EnrichSpec.load(path: spec)
         let settings = try Settings.load()
-        let config = try OpenAIConfig(environment: settings.values, model: model ?? loaded.model)
+        let config = try OpenAIConfig(environment: settings.values, model: model ?? loaded.model, requiresKey: !dryRun)
         if loaded.maxCost != nil, loaded.prices(for: config.model) == nil {
             throw EnrichSpecError(path: spec, line: nil, message: "max_cost needs the prices of \(config.model): add prices: {input: …, output: …} (dollars per million tokens)")
         }

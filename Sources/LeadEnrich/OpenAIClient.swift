@@ -22,7 +22,9 @@ public struct OpenAIConfig: Sendable {
     }
 
     /// From the settings; `model` from `--model`, else the spec.
-    public init(environment: [String: String], model: String?) throws {
+    /// `requiresKey`: false for a dry run, which sends nothing (OpenAI's endpoint needs a key
+    /// only to be asked).
+    public init(environment: [String: String], model: String?, requiresKey: Bool = true) throws {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
         let base = value("OPENAI_BASE_URL") ?? Self.defaultBaseURL
         guard let url = URL(string: base.hasSuffix("/") ? String(base.dropLast()) : base), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
@@ -32,7 +34,7 @@ public struct OpenAIConfig: Sendable {
             throw OpenAIError(message: "no model: give one in the spec (model: gpt-4o-mini) or with --model", disposition: .usage)
         }
         let key = value("OPENAI_API_KEY")
-        if key == nil, url.host == "api.openai.com" {
+        if key == nil, requiresKey, url.host == "api.openai.com" {
             throw OpenAIError(message: "set OPENAI_API_KEY to an OpenAI API key, or OPENAI_BASE_URL to a local server that needs none", disposition: .usage)
         }
         if let key { KnownSecrets.add([key]) }

@@ -123,6 +123,11 @@ import Testing
         #expect(dry.result.status == 0 && sentByDryRun == 0)
         let estimate = dry.events.last { $0["event"] as? String == "run_finished" }?["estimate"] as? [String: Any]
         #expect(estimate?["rows"] as? Int == 60 && estimate?["requests"] as? Int == 6 && estimate?["cost_at_most"] != nil, "\(String(describing: estimate))")
+        // A dry run asks nothing of the endpoint, so it needs no key, even for OpenAI's own.
+        var keyless = environment
+        (keyless["OPENAI_BASE_URL"], keyless["OPENAI_API_KEY"]) = ("", "")
+        let dryKeyless = try Leadport.run(["enrich", list, "--spec", small, "--ledger", "dry.db", "--dry-run", "--progress", "jsonl"], in: dir, environment: keyless)
+        #expect(dryKeyless.status == 0 && dryKeyless.stderr.contains("\"estimate\""), "\(dryKeyless.stderr.suffix(400))")
 
         let first = try leadport(["enrich", list, "--spec", small, "--ledger", "cache.db", "--export", "first.csv"])
         #expect(first.result.status == 1, "\(first.result.stderr.suffix(600))")
