@@ -150,7 +150,8 @@ enum FileKind: Equatable {
         }
         let names = archive.entryNames
         let sample = names.prefix(3).joined(separator: ", ")
-        throw ReaderError(file: archive.file, .otherZip(names.isEmpty ? "it is empty" : "it holds \(names.count) files such as \(sample)"))
+        let held = names.count == 1 ? "it holds one file, \(sample)" : "it holds \(names.count) files such as \(sample)"
+        throw ReaderError(file: archive.file, .otherZip(names.isEmpty ? "it is empty" : held))
     }
 
     /// An OLE2 compound file is either an encrypted OOXML workbook or a legacy Office file.
