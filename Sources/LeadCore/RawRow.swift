@@ -23,6 +23,10 @@ public struct RawRow: Sendable, Equatable {
     /// True when every cell is empty (a blank line, `,,,`, or a row of empty styled cells).
     public var isBlank: Bool { cells.allSatisfy(\.isEmpty) }
 
+    /// True when some cell holds more than white space: the row says something (a title, a
+    /// header, a lead), as planning and inspecting look for above a list.
+    public var hasText: Bool { cells.contains { $0.contains { !$0.isWhitespace } } }
+
     /// The cells without the empty ones at the end: the form `cat` prints.
     public var trimmedCells: ArraySlice<String> {
         var end = cells.endIndex

@@ -70,7 +70,7 @@ public enum Inspector {
         var blankAbove = 0
         while rows.count - blankAbove < sampleRows, cellsRead < sampleCells, let row = try reader.next() {
             rows.append(row)
-            if blankAbove == rows.count - 1, blankAbove < HeaderDetector.blankRowsAbove, row.cells.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) {
+            if blankAbove == rows.count - 1, blankAbove < HeaderDetector.blankRowsAbove, !row.hasText {
                 blankAbove += 1
                 continue
             }

@@ -84,13 +84,13 @@ public struct ColumnPlan: Sendable {
         var firstWithText: Int?
         while let row = try reader.next() {
             head.append(row)
-            if firstWithText == nil, !row.cells.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) { firstWithText = head.count - 1 }
+            if firstWithText == nil, row.hasText { firstWithText = head.count - 1 }
             if firstWithText.map({ head.count - $0 >= headRows }) ?? (head.count >= blankRowsAbove) { break }
         }
         let file = reader.description.file
         // An empty file or sheet has no columns to guess or to map: said as such (not as a
         // mapping that finds none of its columns).
-        if head.allSatisfy({ $0.cells.allSatisfy { $0.allSatisfy(\.isWhitespace) } }) {
+        if firstWithText == nil {
             let sheet = reader.description.sheet.map { "its sheet \"\($0.name)\" (\($0.position) of \(reader.description.sheets.count))" } ?? "it"
             let other = reader.description.sheets.count > 1 ? "; choose another with --sheet NAME|INDEX (`leadport inspect \(file)` lists them)" : ""
             // Blank rows as far as the head goes: there may be a list below, which no plan was
